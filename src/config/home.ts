@@ -1,0 +1,39 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where Coffer keeps its state. `COFFER_HOME` overrides `~/.coffer`; every test uses
+ * its own temporary home so runs never see each other or the user's real one.
+ */
+export interface CofferPaths {
+  readonly home: string;
+  readonly daemonFile: string;
+  readonly lockFile: string;
+  readonly database: string;
+  readonly logsDir: string;
+  readonly daemonLog: string;
+  readonly secretsFile: string;
+}
+
+export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env['COFFER_HOME'];
+  return override !== undefined && override !== '' ? override : join(homedir(), '.coffer');
+}
+
+export function cofferPaths(home: string = resolveHome()): CofferPaths {
+  const logsDir = join(home, 'logs');
+  return {
+    home,
+    daemonFile: join(home, 'daemon.json'),
+    lockFile: join(home, 'daemon.lock'),
+    database: join(home, 'coffer.db'),
+    logsDir,
+    daemonLog: join(logsDir, 'coffer.log'),
+    secretsFile: join(home, 'secrets.json'),
+  };
+}
+
+/** `logs/upstream-<name>.log`: server names are already safe as file names. */
+export function upstreamLogPath(paths: CofferPaths, server: string): string {
+  return join(paths.logsDir, `upstream-${server}.log`);
+}

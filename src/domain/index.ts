@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './naming.js';
+export * from './server-definition.js';
+export * from './capability.js';
+export * from './ports.js';

@@ -1,0 +1,229 @@
+/**
+ * Ports: the small interfaces the inner layers need and the outer layers implement.
+ * The daemon (composition root) wires the implementations: the store implements the
+ * repositories, src/upstream implements UpstreamConnector, the gateway implements
+ * SessionNotifier. Layers above the domain depend on these, never on each other.
+ */
+import type { CapabilityPreference, CapabilityType } from './capability.js';
+import type { ServerDefinition, ServerRecord } from './server-definition.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+// ── Store ports ──────────────────────────────────────────────────────────────
+
+/** Editable fields of a server; the name is its identity and cannot change. */
+export type ServerPatch = Partial<Omit<ServerDefinition, 'name'>>;
+
+export interface ServerRepository {
+  list(): Promise<ServerRecord[]>;
+  /** undefined when no server has that name. */
+  get(name: string): Promise<ServerRecord | undefined>;
+  /** Throws SERVER_EXISTS when the name is taken. */
+  create(definition: ServerDefinition): Promise<ServerRecord>;
+  /** Throws SERVER_NOT_FOUND. */
+  update(name: string, patch: ServerPatch): Promise<ServerRecord>;
+  /** Throws SERVER_NOT_FOUND. Preferences go with it (ON DELETE CASCADE). */
+  remove(name: string): Promise<void>;
+}
+
+export interface PreferenceRepository {
+  /**
+   * Called after each successful list (ADR-004): inserts keys not seen before (enabled
+   * per `autoEnable`), sets last_seen_at on every listed key, keeps vanished keys.
+   * Returns whether each listed key is enabled.
+   */
+  reconcile(
+    server: string,
+    type: CapabilityType,
+    keys: readonly string[],
+    autoEnable: boolean,
+  ): Promise<ReadonlyMap<string, boolean>>;
+  list(server: string, type?: CapabilityType): Promise<CapabilityPreference[]>;
+  /** undefined when the key was never seen nor set. */
+  isEnabled(server: string, type: CapabilityType, key: string): Promise<boolean | undefined>;
+  /** Upserts: a capability may be disabled before it was ever listed. Returns rows changed. */
+  setEnabled(
+    server: string,
+    type: CapabilityType,
+    keys: readonly string[],
+    enabled: boolean,
+  ): Promise<number>;
+}
+
+export type ActivityOutcome = 'ok' | 'error';
+
+export interface ActivityEntry {
+  readonly at: string;
+  readonly trace_id: string | null;
+  readonly session_id: string | null;
+  readonly client_name: string | null;
+  readonly client_version: string | null;
+  readonly server: string | null;
+  /** tool, prompt, resource, or `admin` for management actions. */
+  readonly capability_type: string;
+  readonly capability_key: string | null;
+  /** e.g. tools/call, server.add */
+  readonly action: string;
+  readonly duration_ms: number | null;
+  readonly outcome: ActivityOutcome;
+  readonly error_code: string | null;
+}
+
+export interface ActivityQuery {
+  readonly server?: string;
+  readonly since?: string;
+  readonly outcome?: ActivityOutcome;
+  readonly limit?: number;
+  /** Rows with an id below this (paging backwards in time). */
+  readonly before_id?: number;
+}
+
+export interface ActivityRepository {
+  append(entries: readonly ActivityEntry[]): Promise<void>;
+  query(query: ActivityQuery): Promise<(ActivityEntry & { id: number })[]>;
+  /** Deletes rows older than `olderThan` and beyond the newest `keepRows`. Returns rows deleted. */
+  prune(olderThan: string, keepRows: number): Promise<number>;
+}
+
+export interface UpstreamProcessRecord {
+  readonly pid: number;
+  /** Process start time as the OS reports it (Linux: /proc/<pid>/stat field 22). */
+  readonly start_time: string;
+  readonly command_line: string;
+  readonly server: string;
+  readonly session_id: string | null;
+}
+
+export interface UpstreamProcessRepository {
+  record(entry: UpstreamProcessRecord): Promise<void>;
+  remove(pid: number): Promise<void>;
+  list(): Promise<UpstreamProcessRecord[]>;
+  clear(): Promise<void>;
+}
+
+// ── Upstream port ────────────────────────────────────────────────────────────
+
+/** A JSON-RPC params or result object, relayed verbatim. */
+export type JsonObject = Record<string, unknown>;
+
+export interface UpstreamRequestOptions {
+  readonly signal?: AbortSignal;
+  /** Idle timeout: reset by each progress notification. */
+  readonly timeoutMs?: number;
+  /** Called synchronously for each progress notification of this request. */
+  readonly onProgress?: (params: JsonObject) => void;
+}
+
+/** What an upstream may ask of the client that owns its session. */
+export interface UpstreamPeer {
+  /** Server→client requests (roots/list, sampling/createMessage, elicitation/create). */
+  request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<JsonObject>;
+  /** Notifications other than progress (list_changed, resources/updated, message, …). */
+  notify(method: string, params: JsonObject | undefined): void;
+}
+
+export interface UpstreamConnectContext {
+  /** The downstream client's declared capabilities: only these are declared upstream. */
+  readonly clientCapabilities: JsonObject;
+  readonly peer: UpstreamPeer;
+  readonly sessionId: string | null;
+}
+
+export interface UpstreamConnection {
+  readonly server: string;
+  /** What the upstream declared at initialize. */
+  readonly serverCapabilities: JsonObject;
+  /** Resolves the JSON-RPC result verbatim; rejects with a CofferError or an UpstreamRpcError. */
+  request(method: string, params: JsonObject | undefined, options?: UpstreamRequestOptions): Promise<JsonObject>;
+  notify(method: string, params: JsonObject | undefined): Promise<void>;
+  close(): Promise<void>;
+  /** Resolves when the connection ends, for whatever reason. */
+  readonly closed: Promise<void>;
+}
+
+export interface UpstreamConnector {
+  /** Spawns or dials the upstream and completes its initialize handshake. */
+  connect(definition: ServerDefinition, context: UpstreamConnectContext): Promise<UpstreamConnection>;
+}
+
+/** A JSON-RPC error answered by an upstream: relayed to the client unchanged. */
+export class UpstreamRpcError extends Error {
+  override readonly name = 'UpstreamRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+// ── Gateway port ─────────────────────────────────────────────────────────────
+
+/** Lets the admin side tell live sessions that what they show has changed. */
+export interface SessionNotifier {
+  /** Drops cached lists of `server` in every session and sends list_changed. */
+  capabilitiesChanged(server: string): void;
+  /** A server was added, removed, enabled or disabled. */
+  serversChanged(): void;
+}
+
+// ── Admin view of capabilities (implemented by the gateway's catalog) ───────
+
+export type ServerState = 'idle' | 'running' | 'error' | 'crash-loop' | 'disabled';
+
+export interface ServerStatus {
+  readonly state: ServerState;
+  readonly last_error: { readonly code: string; readonly message: string; readonly at: string } | null;
+  /** Counts from the last successful list; null until one succeeded. */
+  readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number } | null;
+}
+
+/** One capability as the admin side shows it: live fields plus the preference. */
+export interface CapabilityView {
+  readonly key: string;
+  readonly enabled: boolean;
+  /** The upstream's own definition (name, title, description, inputSchema, …), verbatim. */
+  readonly definition: JsonObject | null;
+}
+
+/** `could-not-load` is not `empty`: the UI and CLI must tell them apart (ADR-004). */
+export type CapabilityListing =
+  | { readonly status: 'ok'; readonly items: readonly CapabilityView[] }
+  | {
+      readonly status: 'could-not-load';
+      readonly error: { readonly code: string; readonly message: string };
+      /** Known keys from preferences, so the user still sees names and switches. */
+      readonly items: readonly CapabilityView[];
+    }
+  | { readonly status: 'not-supported'; readonly items: readonly CapabilityView[] };
+
+export interface ServerCapabilities {
+  readonly tools: CapabilityListing;
+  readonly prompts: CapabilityListing;
+  readonly resources: CapabilityListing;
+  readonly resource_templates: CapabilityListing;
+}
+
+export interface ConnectionTestResult {
+  readonly ok: boolean;
+  readonly latency_ms: number;
+  readonly counts?: { readonly tools: number; readonly prompts: number; readonly resources: number };
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface CapabilityCatalog {
+  status(server: string): ServerStatus;
+  /** Live lists through the admin connection, reconciled with preferences. */
+  capabilities(server: string, options?: { refresh?: boolean }): Promise<ServerCapabilities>;
+  /** A fresh temporary connection: never reuses nor disturbs live ones. */
+  testConnection(server: string): Promise<ConnectionTestResult>;
+  /** Drops cached lists and connections of `server` everywhere (admin and sessions). */
+  refresh(server: string): Promise<void>;
+  /** The server's definition changed or it was removed: close what is connected to it. */
+  forget(server: string): Promise<void>;
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { serverNameProblem } from './naming.js';
+
+/**
+ * What the user registers: how to reach one MCP server. Secrets are referenced by name
+ * (`secret_env`, `secret_headers`) and resolved from the keychain only when the
+ * upstream is spawned or called; the definition itself never holds them.
+ */
+export const transports = ['stdio', 'http', 'sse'] as const;
+export type Transport = (typeof transports)[number];
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const serverName = z.string().superRefine((name, ctx) => {
+  const problem = serverNameProblem(name);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `invalid server name: ${problem}` });
+});
+
+const envMap = z.record(
+  z.string().regex(ENV_NAME, 'environment variable names are letters, digits and "_"'),
+  z.string(),
+);
+const headerMap = z.record(z.string().regex(HEADER_NAME, 'not a valid HTTP header name'), z.string());
+
+export const serverDefinitionSchema = z
+  .object({
+    name: serverName,
+    transport: z.enum(transports),
+    command: z.string().min(1, 'command must not be empty').optional(),
+    args: z.array(z.string()).default([]),
+    env: envMap.default({}),
+    cwd: z.string().min(1).optional(),
+    url: z.string().optional(),
+    headers: headerMap.default({}),
+    secret_env: z.array(z.string().regex(ENV_NAME)).default([]),
+    secret_headers: z.array(z.string().regex(HEADER_NAME)).default([]),
+    enabled: z.boolean().default(true),
+    auto_enable_new_capabilities: z.boolean().default(true),
+  })
+  .strict()
+  .superRefine((def, ctx) => {
+    if (def.transport === 'stdio') {
+      if (def.command === undefined)
+        ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
+      if (def.url !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'a stdio server has no url' });
+      return;
+    }
+    if (def.url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: `a ${def.transport} server needs a url` });
+    } else if (!isHttpUrl(def.url)) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an http:// or https:// URL' });
+    }
+    if (def.command !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['command'], message: `a ${def.transport} server has no command` });
+  });
+
+export type ServerDefinitionInput = z.input<typeof serverDefinitionSchema>;
+export type ServerDefinition = z.output<typeof serverDefinitionSchema>;
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A stored server: the definition plus what the store adds. */
+export interface ServerRecord extends ServerDefinition {
+  readonly id: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
