@@ -1,0 +1,42 @@
+import { CofferError } from '../domain/errors.js';
+
+/**
+ * Tunables of the daemon, each overridable by an environment variable (tests use short
+ * values). Defaults follow the design: 60 s list cache (ADR-004), 120 s idle request
+ * timeout reset by progress.
+ */
+export interface DaemonSettings {
+  readonly listTtlMs: number;
+  readonly listTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxTotalTimeoutMs: number | undefined;
+}
+
+const variables = {
+  listTtlMs: ['COFFER_LIST_TTL_MS', 60_000],
+  listTimeoutMs: ['COFFER_LIST_TIMEOUT_MS', 10_000],
+  requestTimeoutMs: ['COFFER_REQUEST_TIMEOUT_MS', 120_000],
+} as const;
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettings {
+  const cap = env['COFFER_MAX_REQUEST_MS'];
+  return {
+    listTtlMs: positive(env, ...variables.listTtlMs),
+    listTimeoutMs: positive(env, ...variables.listTimeoutMs),
+    requestTimeoutMs: positive(env, ...variables.requestTimeoutMs),
+    maxTotalTimeoutMs: cap === undefined ? undefined : positive(env, 'COFFER_MAX_REQUEST_MS', 0),
+  };
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new CofferError(
+      'INVALID_INPUT',
+      `${name} must be a positive whole number of milliseconds, not "${text}"`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,176 @@
+import { performance } from 'node:perf_hooks';
+import type { CapabilityType } from '../domain/capability.js';
+import { capabilityTypes } from '../domain/capability.js';
+import { CofferError, toCofferError } from '../domain/errors.js';
+import type {
+  CapabilityCatalog,
+  CapabilityListing,
+  CapabilityView,
+  ConnectionTestResult,
+  PreferenceRepository,
+  ServerCapabilities,
+  ServerRepository,
+  ServerStatus,
+  UpstreamConnection,
+  UpstreamConnector,
+  UpstreamPeer,
+} from '../domain/ports.js';
+import { UpstreamRpcError } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import { capabilityKinds } from './capability-kinds.js';
+import type { Gateway } from './gateway.js';
+import { loadList, type LoadedList } from './list-loader.js';
+import type { ServerStates } from './server-states.js';
+import { UpstreamPool } from './upstream-pool.js';
+import { fetchList } from './upstream-lists.js';
+
+export interface AdminCatalogDeps {
+  readonly servers: ServerRepository;
+  readonly preferences: PreferenceRepository;
+  readonly connector: UpstreamConnector;
+  readonly states: ServerStates;
+  readonly gateway: Gateway;
+  readonly listTimeoutMs: number;
+}
+
+/** The admin side has no client behind it: upstream requests to it are refused. */
+const adminPeer: UpstreamPeer = {
+  request: (method) => Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`)),
+  notify: () => undefined,
+};
+
+const field = {
+  tool: 'tools',
+  prompt: 'prompts',
+  resource: 'resources',
+  resource_template: 'resource_templates',
+} as const;
+
+/**
+ * What the API shows of a server's capabilities: live lists over the daemon's own
+ * admin connection (with the same evict-and-retry as sessions, ADR-004 update),
+ * merged with the stored preferences so vanished or unreachable ones still show.
+ */
+export class AdminCatalog implements CapabilityCatalog {
+  private readonly pool: UpstreamPool;
+
+  constructor(private readonly deps: AdminCatalogDeps) {
+    this.pool = new UpstreamPool(deps.connector, () => ({
+      clientCapabilities: {},
+      peer: adminPeer,
+      sessionId: null,
+    }));
+  }
+
+  status(server: string): ServerStatus {
+    return this.deps.states.status(server);
+  }
+
+  async capabilities(
+    name: string,
+    options: { refresh?: boolean } = {},
+  ): Promise<ServerCapabilities> {
+    const server = await this.record(name);
+    if (options.refresh === true) await this.refresh(name);
+    const listings = await Promise.all(capabilityTypes.map((type) => this.listing(server, type)));
+    const result: Record<string, CapabilityListing> = {};
+    capabilityTypes.forEach(
+      (type, index) => (result[field[type]] = listings[index] as CapabilityListing),
+    );
+    return result as unknown as ServerCapabilities;
+  }
+
+  async testConnection(name: string): Promise<ConnectionTestResult> {
+    const server = await this.record(name);
+    const started = performance.now();
+    let connection: UpstreamConnection | undefined;
+    try {
+      const live = await this.deps.connector.connect(server, {
+        clientCapabilities: {},
+        peer: adminPeer,
+        sessionId: null,
+      });
+      connection = live;
+      const [tools, prompts, resources] = await Promise.all(
+        (['tool', 'prompt', 'resource'] as const).map((type) =>
+          fetchList(live, capabilityKinds[type], this.deps.listTimeoutMs),
+        ),
+      );
+      const counts = {
+        tools: tools?.length ?? 0,
+        prompts: prompts?.length ?? 0,
+        resources: resources?.length ?? 0,
+      };
+      return { ok: true, latency_ms: Math.round(performance.now() - started), counts };
+    } catch (error) {
+      const failure =
+        error instanceof UpstreamRpcError
+          ? new CofferError('UPSTREAM_UNAVAILABLE', error.message)
+          : toCofferError(error);
+      return {
+        ok: false,
+        latency_ms: Math.round(performance.now() - started),
+        error: { code: failure.code, message: failure.message },
+      };
+    } finally {
+      await connection?.close().catch(() => undefined);
+    }
+  }
+
+  async refresh(name: string): Promise<void> {
+    await this.pool.evict(name);
+    this.deps.gateway.capabilitiesChanged(name);
+  }
+
+  async forget(name: string): Promise<void> {
+    await this.pool.evict(name);
+    this.deps.states.forget(name);
+    await this.deps.gateway.serverRedefined(name);
+  }
+
+  close(): Promise<void> {
+    return this.pool.closeAll();
+  }
+
+  private async listing(server: ServerRecord, type: CapabilityType): Promise<CapabilityListing> {
+    let loaded: LoadedList;
+    try {
+      loaded = await loadList({ ...this.deps, pool: this.pool }, server, capabilityKinds[type]);
+    } catch (error) {
+      const failure = toCofferError(error);
+      return {
+        status: 'could-not-load',
+        error: { code: failure.code, message: failure.message },
+        items: await this.known(server.name, type, new Set()),
+      };
+    }
+    const live: CapabilityView[] = loaded.items.map((item) => {
+      const key = capabilityKinds[type].keyOf(item) ?? '';
+      return { key, enabled: loaded.enabled.get(key) ?? true, definition: item };
+    });
+    const vanished = await this.known(server.name, type, new Set(live.map((view) => view.key)));
+    const items = [...live, ...vanished];
+    return loaded.supported ? { status: 'ok', items } : { status: 'not-supported', items };
+  }
+
+  /** Preferences of keys not in the live list: the user's choices survive upstream churn. */
+  private async known(
+    server: string,
+    type: CapabilityType,
+    live: Set<string>,
+  ): Promise<CapabilityView[]> {
+    const preferences = await this.deps.preferences.list(server, type);
+    return preferences
+      .filter((p) => !live.has(p.key))
+      .map((p) => ({ key: p.key, enabled: p.enabled, definition: null }));
+  }
+
+  private async record(name: string): Promise<ServerRecord> {
+    const server = await this.deps.servers.get(name);
+    if (server === undefined)
+      throw new CofferError('SERVER_NOT_FOUND', `No server named "${name}"`, {
+        hint: 'see `coffer mcp list`',
+      });
+    return server;
+  }
+}

@@ -1,0 +1,27 @@
+import type { Logger } from '../observability/logger.js';
+import type {
+  Clock,
+  JsonObject,
+  PreferenceRepository,
+  UpstreamConnector,
+} from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import type { ServerStates } from './server-states.js';
+
+/** What every session of the gateway shares: ports, settings and the daemon's view of health. */
+export interface GatewayContext {
+  readonly serverInfo: { name: string; version: string };
+  readonly connector: UpstreamConnector;
+  readonly preferences: PreferenceRepository;
+  readonly states: ServerStates;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** How long a list stays cached in a session (ADR-004: 60 s). */
+  readonly listTtlMs: number;
+  /** How long one upstream may take to list before it is left out. */
+  readonly listTimeoutMs: number;
+  /** Enabled servers, all or the one named. */
+  readonly enabledServers: (only?: string) => Promise<readonly ServerRecord[]>;
+  readonly upstreamLog: (server: string, params: JsonObject | undefined) => void;
+  readonly logFailure: (method: string, error: unknown) => void;
+}

@@ -1,0 +1,122 @@
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { CofferError, toCofferError } from '../domain/errors.js';
+import type { JsonObject, PreferenceRepository } from '../domain/ports.js';
+import { UpstreamRpcError } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import type { CapabilityKind } from './capability-kinds.js';
+import type { ServerStates } from './server-states.js';
+import type { UpstreamPool } from './upstream-pool.js';
+import { fetchList } from './upstream-lists.js';
+
+export interface LoadedList {
+  /** The upstream's items, verbatim. */
+  readonly items: readonly JsonObject[];
+  readonly enabled: ReadonlyMap<string, boolean>;
+  /** false when the upstream does not offer this kind of capability at all. */
+  readonly supported: boolean;
+}
+
+export interface ListLoaderDeps {
+  readonly pool: UpstreamPool;
+  readonly preferences: PreferenceRepository;
+  readonly states: ServerStates;
+  readonly listTimeoutMs: number;
+}
+
+/**
+ * Loads one live list from one upstream and reconciles preferences (ADR-004). A failure
+ * on a reused connection evicts it and retries once on a fresh one (ADR-004 update):
+ * a list has no side effects, so the retry is safe. Still failing: UPSTREAM_UNAVAILABLE.
+ */
+export async function loadList(
+  deps: ListLoaderDeps,
+  server: ServerRecord,
+  kind: CapabilityKind,
+): Promise<LoadedList> {
+  let items: JsonObject[] | undefined;
+  try {
+    items = await fetchOnce(deps, server, kind);
+  } catch (error) {
+    if (!isRetryable(error)) throw noteFailure(deps, server, error);
+    await deps.pool.evict(server.name);
+    try {
+      items = await fetchOnce(deps, server, kind);
+    } catch (retryError) {
+      throw noteFailure(deps, server, retryError);
+    }
+  }
+  if (items === undefined) return { items: [], enabled: new Map(), supported: false };
+  const keys = items.map((item) => kind.keyOf(item) ?? '');
+  const enabled = await deps.preferences.reconcile(
+    server.name,
+    kind.type,
+    keys,
+    server.auto_enable_new_capabilities,
+  );
+  deps.states.listed(server.name, kind.type, items.length);
+  return { items, enabled, supported: true };
+}
+
+async function fetchOnce(
+  deps: ListLoaderDeps,
+  server: ServerRecord,
+  kind: CapabilityKind,
+): Promise<JsonObject[] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new CofferError(
+            'UPSTREAM_TIMEOUT',
+            `Upstream "${server.name}" did not list its ${kind.field} in time`,
+            {
+              data: { server: server.name },
+            },
+          ),
+        ),
+      deps.listTimeoutMs,
+    );
+  });
+  try {
+    const work = (async () => {
+      const connection = await deps.pool.get(server);
+      try {
+        return await fetchList(connection, kind, deps.listTimeoutMs);
+      } catch (error) {
+        if (isMethodNotFound(error)) return [];
+        throw error;
+      }
+    })();
+    work.catch(() => undefined);
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isMethodNotFound(error: unknown): boolean {
+  return error instanceof UpstreamRpcError && error.code === (ErrorCode.MethodNotFound as number);
+}
+
+/** Timeouts are not retried: a slow upstream stays slow, and the caller is waiting. */
+function isRetryable(error: unknown): boolean {
+  return !(error instanceof CofferError && error.code === 'UPSTREAM_TIMEOUT');
+}
+
+function noteFailure(deps: ListLoaderDeps, server: ServerRecord, error: unknown): CofferError {
+  const failure =
+    error instanceof CofferError
+      ? error
+      : error instanceof UpstreamRpcError
+        ? new CofferError(
+            'UPSTREAM_UNAVAILABLE',
+            `Upstream "${server.name}" failed to list: ${error.message}`,
+            {
+              data: { server: server.name },
+            },
+          )
+        : toCofferError(error);
+  deps.states.failed(server.name, failure);
+  return failure;
+}

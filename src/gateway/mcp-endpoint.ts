@@ -1,0 +1,141 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CofferError } from '../domain/errors.js';
+import type { JsonObject } from '../domain/ports.js';
+import type { Gateway } from './gateway.js';
+import { toJsonRpcError } from './rpc-error-mapping.js';
+import type { SessionScope } from './session.js';
+
+/** Far above any real MCP message; bounds what a hostile client can make us buffer. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The MCP Streamable HTTP endpoint (`/mcp`, `/servers/<name>/mcp`): finds or creates
+ * the session a request belongs to and hands the request to its transport.
+ */
+export function createMcpEndpoint(gateway: Gateway) {
+  return async function handleMcp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    server: string | undefined,
+  ): Promise<void> {
+    const scope: SessionScope =
+      server === undefined ? { kind: 'aggregated' } : { kind: 'single', server };
+    const sessionId = req.headers['mcp-session-id'];
+    if (req.method === 'POST')
+      return handlePost(
+        gateway,
+        req,
+        res,
+        scope,
+        typeof sessionId === 'string' ? sessionId : undefined,
+      );
+    if (req.method !== 'GET' && req.method !== 'DELETE') {
+      res.setHeader('Allow', 'GET, POST, DELETE');
+      return sendRpcError(res, 405, -32000, 'Method not allowed');
+    }
+    const session = typeof sessionId === 'string' ? gateway.find(sessionId) : undefined;
+    if (session === undefined || !sameScope(session.scope, scope))
+      return sendRpcError(
+        res,
+        typeof sessionId === 'string' ? 404 : 400,
+        -32000,
+        sessionProblem(sessionId),
+      );
+    return session.handle(req, res, undefined);
+  };
+}
+
+async function handlePost(
+  gateway: Gateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  scope: SessionScope,
+  sessionId: string | undefined,
+): Promise<void> {
+  const body = await readJson(req).catch((error: unknown) => error as CofferError);
+  if (body instanceof CofferError) {
+    return body.code === 'PAYLOAD_TOO_LARGE'
+      ? sendRpcError(res, 413, -32600, body.message)
+      : sendRpcError(res, 400, -32700, body.message);
+  }
+  if (sessionId !== undefined) {
+    const session = gateway.find(sessionId);
+    if (session === undefined || !sameScope(session.scope, scope))
+      return sendRpcError(res, 404, -32000, sessionProblem(sessionId));
+    return session.handle(req, res, body);
+  }
+  if (!isInitializeRequest(body)) return sendRpcError(res, 400, -32000, sessionProblem(undefined));
+  const capabilities = (body.params.capabilities ?? {}) as JsonObject;
+  let session;
+  try {
+    session = await gateway.open(scope, capabilities);
+  } catch (error) {
+    const rpc = toJsonRpcError(error);
+    return sendRpcError(
+      res,
+      503,
+      rpc.code,
+      rpc.message,
+      rpc.data,
+      (body as { id?: unknown }).id ?? null,
+    );
+  }
+  await session.handle(req, res, body);
+  if (session.id === '') await session.close();
+}
+
+function sameScope(a: SessionScope, b: SessionScope): boolean {
+  return (
+    a.kind === b.kind && (a.kind === 'aggregated' || (b.kind === 'single' && a.server === b.server))
+  );
+}
+
+function sessionProblem(sessionId: unknown): string {
+  return sessionId === undefined
+    ? 'Bad Request: no session; send initialize first'
+    : 'Session not found; initialize a new session';
+}
+
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        // Stop buffering but drain the rest, so the 413 can still be sent.
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new CofferError('PAYLOAD_TOO_LARGE', `Request body over ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        reject(new CofferError('INVALID_INPUT', 'Parse error: the body is not valid JSON'));
+      }
+    });
+  });
+}
+
+function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  data?: unknown,
+  id: unknown = null,
+): void {
+  if (res.headersSent) return void res.end();
+  const error = data === undefined ? { code, message } : { code, message, data };
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    ...(status === 413 ? { connection: 'close' } : {}),
+  });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error, id }));
+}

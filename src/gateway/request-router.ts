@@ -1,0 +1,186 @@
+import type { CapabilityType } from '../domain/capability.js';
+import { disabledCode, toggleFlag } from '../domain/capability.js';
+import { CofferError } from '../domain/errors.js';
+import type { JsonObject, PreferenceRepository, UpstreamRequestOptions } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import { kindByListMethod } from './capability-kinds.js';
+import type { Namespace } from './namespace.js';
+import { exposeResultUris } from './result-uris.js';
+import type { Route, SessionCatalog } from './session-catalog.js';
+import type { UpstreamPool } from './upstream-pool.js';
+
+/** Downstream pages: big enough that most clients never page, small enough to bound one answer. */
+const PAGE_SIZE = 500;
+
+export interface RouterDeps {
+  readonly catalog: SessionCatalog;
+  readonly pool: UpstreamPool;
+  readonly preferences: PreferenceRepository;
+  readonly namespace: Namespace;
+}
+
+/** Where a routed request goes: which param names the target, and its type. */
+const targets: Readonly<Record<string, { type: CapabilityType; field: 'name' | 'uri' }>> = {
+  'tools/call': { type: 'tool', field: 'name' },
+  'prompts/get': { type: 'prompt', field: 'name' },
+  'resources/read': { type: 'resource', field: 'uri' },
+  'resources/subscribe': { type: 'resource', field: 'uri' },
+  'resources/unsubscribe': { type: 'resource', field: 'uri' },
+};
+
+/**
+ * Answers one client request of a session: lists are aggregated from the catalog,
+ * everything else is routed to the one upstream that owns the target, with the
+ * preference checked on the way (the call path is the boundary, not the list).
+ */
+export class RequestRouter {
+  constructor(private readonly deps: RouterDeps) {}
+
+  handles(method: string): boolean {
+    return kindByListMethod.has(method) || method in targets || method === 'completion/complete';
+  }
+
+  async handle(
+    method: string,
+    params: JsonObject | undefined,
+    options: UpstreamRequestOptions,
+  ): Promise<JsonObject> {
+    const kind = kindByListMethod.get(method);
+    if (kind !== undefined)
+      return this.page(kind.field, await this.deps.catalog.list(kind), params);
+    if (method === 'completion/complete') return this.complete(params ?? {}, options);
+    const target = targets[method];
+    if (target === undefined)
+      throw new CofferError('INVALID_INPUT', `Method not routed: ${method}`);
+    const exposed = params?.[target.field];
+    if (typeof exposed !== 'string')
+      throw new CofferError('INVALID_INPUT', `${method} needs a string "${target.field}"`);
+    const route = await this.route(target.type, exposed);
+    const result = await this.forward(
+      route.server,
+      method,
+      { ...params, [target.field]: route.key },
+      options,
+    );
+    return method === 'resources/read'
+      ? this.exposeContents(result, route.server.name)
+      : exposeResultUris(result, route.server.name, this.deps.namespace);
+  }
+
+  private async route(type: CapabilityType, exposed: string): Promise<Route> {
+    const found = await this.deps.catalog.resolve(type, exposed);
+    if (found === undefined) {
+      throw new CofferError('CAPABILITY_NOT_FOUND', `Unknown ${label(type)} "${exposed}"`, {
+        hint: 'list them again: the upstream may have changed, be disabled or be unreachable',
+      });
+    }
+    const enabled =
+      found.enabled ?? (await this.deps.preferences.isEnabled(found.server.name, type, found.key));
+    if (enabled === false) {
+      throw new CofferError(
+        disabledCode[type],
+        `${capitalised(label(type))} "${exposed}" is disabled`,
+        {
+          hint: `enable it with \`coffer mcp enable ${found.server.name} ${toggleFlag[type]} ${found.key}\``,
+          data: { server: found.server.name },
+        },
+      );
+    }
+    return found;
+  }
+
+  private async complete(params: JsonObject, options: UpstreamRequestOptions): Promise<JsonObject> {
+    const ref = params['ref'];
+    if (ref === null || typeof ref !== 'object')
+      throw new CofferError('INVALID_INPUT', 'completion/complete needs a "ref"');
+    const refObject = ref as JsonObject;
+    const isPrompt = refObject['type'] === 'ref/prompt';
+    const field = isPrompt ? 'name' : 'uri';
+    const exposed = refObject[field];
+    if (typeof exposed !== 'string')
+      throw new CofferError('INVALID_INPUT', `completion ref needs a string "${field}"`);
+    const type: CapabilityType = isPrompt ? 'prompt' : 'resource_template';
+    const route = isPrompt ? await this.route(type, exposed) : await this.routeTemplate(exposed);
+    return this.forward(
+      route.server,
+      'completion/complete',
+      { ...params, ref: { ...refObject, [field]: route.key } },
+      options,
+    );
+  }
+
+  private async routeTemplate(exposed: string): Promise<Route> {
+    const found = await this.deps.catalog.resolve('resource_template', exposed);
+    if (found !== undefined) return found;
+    return this.route('resource', exposed);
+  }
+
+  private async forward(
+    server: ServerRecord,
+    method: string,
+    params: JsonObject,
+    options: UpstreamRequestOptions,
+  ): Promise<JsonObject> {
+    const connection = await this.deps.pool.get(server);
+    try {
+      return await connection.request(method, params, options);
+    } catch (error) {
+      // A broken connection is dropped so the next request gets a fresh one; the call
+      // itself is not replayed: it may have reached the upstream.
+      if (error instanceof CofferError && error.code === 'UPSTREAM_UNAVAILABLE')
+        await this.deps.pool.evict(server.name, connection);
+      throw error;
+    }
+  }
+
+  private exposeContents(result: JsonObject, server: string): JsonObject {
+    const contents = result['contents'];
+    if (!Array.isArray(contents)) return result;
+    return {
+      ...result,
+      contents: contents.map((item: unknown) =>
+        item !== null && typeof item === 'object' && typeof (item as JsonObject)['uri'] === 'string'
+          ? {
+              ...item,
+              uri: this.deps.namespace.expose(
+                server,
+                'resource',
+                (item as JsonObject)['uri'] as string,
+              ),
+            }
+          : item,
+      ),
+    };
+  }
+
+  private page(field: string, items: JsonObject[], params: JsonObject | undefined): JsonObject {
+    const cursor = params?.['cursor'];
+    const start = cursor === undefined ? 0 : decodeCursor(cursor);
+    const slice = items.slice(start, start + PAGE_SIZE);
+    const next =
+      start + PAGE_SIZE < items.length ? { nextCursor: encodeCursor(start + PAGE_SIZE) } : {};
+    return { [field]: slice, ...next };
+  }
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`offset:${offset}`).toString('base64url');
+}
+
+function decodeCursor(cursor: unknown): number {
+  const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString() : '';
+  const match = /^offset:(\d{1,9})$/.exec(text);
+  if (match?.[1] === undefined)
+    throw new CofferError('INVALID_INPUT', 'Invalid cursor', {
+      hint: 'list again without a cursor',
+    });
+  return Number(match[1]);
+}
+
+function label(type: CapabilityType): string {
+  return type === 'resource_template' ? 'resource template' : type;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,128 @@
+import type { CapabilityType } from '../domain/capability.js';
+import type { Clock, JsonObject } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import { capabilityKinds, type CapabilityKind } from './capability-kinds.js';
+import { loadList, type ListLoaderDeps, type LoadedList } from './list-loader.js';
+import type { Namespace } from './namespace.js';
+
+export interface Route {
+  readonly server: ServerRecord;
+  readonly key: string;
+}
+
+interface CacheEntry {
+  readonly expiresAt: number;
+  readonly list: Promise<LoadedList>;
+}
+
+export interface SessionCatalogDeps extends ListLoaderDeps {
+  readonly namespace: Namespace;
+  readonly clock: Clock;
+  readonly ttlMs: number;
+  /** The enabled servers this session serves. */
+  readonly servers: () => Promise<readonly ServerRecord[]>;
+}
+
+/**
+ * One session's view of its upstreams' capabilities: live lists cached for a TTL
+ * (ADR-004), exposed under the session's namespace, and the map from exposed names
+ * back to upstream keys. Routing uses this map, so cut names round-trip.
+ */
+export class SessionCatalog {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly routes = new Map<string, Route>();
+
+  constructor(private readonly deps: SessionCatalogDeps) {}
+
+  /** Every enabled item of every enabled server, exposed; failing servers are absent. */
+  async list(kind: CapabilityKind): Promise<JsonObject[]> {
+    const servers = await this.deps.servers();
+    const lists = await Promise.all(
+      servers.map(async (server) => ({
+        server,
+        list: await this.load(server, kind).catch(() => undefined),
+      })),
+    );
+    const exposed: JsonObject[] = [];
+    for (const { server, list } of lists) {
+      if (list === undefined) continue;
+      for (const item of list.items) {
+        const key = kind.keyOf(item) ?? '';
+        if (list.enabled.get(key) === false) continue;
+        exposed.push(this.expose(server, kind, item, key));
+      }
+    }
+    return exposed;
+  }
+
+  /** Finds the upstream behind an exposed name or URI; undefined when none has it. */
+  async resolve(
+    type: CapabilityType,
+    exposed: string,
+  ): Promise<(Route & { enabled: boolean | undefined }) | undefined> {
+    const kind = capabilityKinds[type];
+    let route = this.routes.get(routeKey(type, exposed));
+    if (route === undefined) {
+      const parsed = this.deps.namespace.parse(type, exposed);
+      const servers = await this.deps.servers();
+      const candidates =
+        parsed === undefined ? servers : servers.filter((s) => s.name === parsed.server);
+      await Promise.all(candidates.map((server) => this.load(server, kind).catch(() => undefined)));
+      route = this.routes.get(routeKey(type, exposed));
+      // Resources read through a template are never listed: the URI itself routes.
+      const server = candidates[0];
+      if (
+        route === undefined &&
+        parsed !== undefined &&
+        server !== undefined &&
+        type === 'resource'
+      )
+        route = { server, key: parsed.key };
+    }
+    if (route === undefined) return undefined;
+    const list = await this.cached(route.server.name, kind)?.catch(() => undefined);
+    return { ...route, enabled: list?.enabled.get(route.key) };
+  }
+
+  /** Drops cached lists: all of them, or one server's. */
+  invalidate(server?: string): void {
+    if (server === undefined) this.routes.clear();
+    for (const key of [...this.cache.keys()]) {
+      if (server === undefined || key.startsWith(`${server}\u0000`)) this.cache.delete(key);
+    }
+  }
+
+  private load(server: ServerRecord, kind: CapabilityKind): Promise<LoadedList> {
+    const existing = this.cached(server.name, kind);
+    if (existing !== undefined) return existing;
+    const list = loadList(this.deps, server, kind);
+    const key = cacheKey(server.name, kind.type);
+    this.cache.set(key, { expiresAt: this.deps.clock.now().getTime() + this.deps.ttlMs, list });
+    list.catch(() => {
+      if (this.cache.get(key)?.list === list) this.cache.delete(key);
+    });
+    return list;
+  }
+
+  private cached(server: string, kind: CapabilityKind): Promise<LoadedList> | undefined {
+    const entry = this.cache.get(cacheKey(server, kind.type));
+    if (entry === undefined || entry.expiresAt <= this.deps.clock.now().getTime()) return undefined;
+    return entry.list;
+  }
+
+  private expose(
+    server: ServerRecord,
+    kind: CapabilityKind,
+    item: JsonObject,
+    key: string,
+  ): JsonObject {
+    const exposed = this.deps.namespace.expose(server.name, kind.type, key);
+    this.routes.set(routeKey(kind.type, exposed), { server, key });
+    const field =
+      kind.type === 'resource' ? 'uri' : kind.type === 'resource_template' ? 'uriTemplate' : 'name';
+    return { ...item, [field]: exposed };
+  }
+}
+
+const cacheKey = (server: string, type: CapabilityType) => `${server}\u0000${type}`;
+const routeKey = (type: CapabilityType, exposed: string) => `${type}\u0000${exposed}`;

@@ -1,0 +1,193 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
+import type { GatewayContext } from './gateway-context.js';
+import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
+import { RequestRouter } from './request-router.js';
+import { toJsonRpcError } from './rpc-error-mapping.js';
+import { SessionCatalog } from './session-catalog.js';
+import { UpstreamPool } from './upstream-pool.js';
+import { createUpstreamPeer } from './upstream-peer.js';
+
+/** Which upstreams a session serves: all enabled ones, or one under its own names. */
+export type SessionScope =
+  { readonly kind: 'aggregated' } | { readonly kind: 'single'; readonly server: string };
+
+const LIST_CHANGED = [
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+];
+
+const aggregatedCapabilities: ServerCapabilities = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+export interface SessionOptions {
+  readonly scope: SessionScope;
+  readonly context: GatewayContext;
+  /** What the client declared at initialize: only these are declared upstream. */
+  readonly clientCapabilities: JsonObject;
+  readonly onInitialized: (session: Session) => void;
+  readonly onClosed: (session: Session) => void;
+}
+
+/**
+ * One downstream MCP session (ADR-005): its own SDK Server and transport, its own lazy
+ * connection to each upstream, its own cache. Nothing is shared with other sessions,
+ * so progress, sampling and roots can only reach the client that caused them.
+ */
+export class Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+  readonly pool: UpstreamPool;
+  private readonly catalog: SessionCatalog;
+  private readonly router: RequestRouter;
+  private closed = false;
+
+  readonly scope: SessionScope;
+  private readonly context: GatewayContext;
+
+  constructor(options: SessionOptions) {
+    const { scope, context, clientCapabilities } = options;
+    this.scope = scope;
+    this.context = context;
+    const namespace: Namespace =
+      scope.kind === 'single' ? passthroughNamespace(scope.server) : aggregatedNamespace;
+    this.server = new Server(context.serverInfo, {
+      capabilities: scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities,
+      debouncedNotificationMethods: LIST_CHANGED,
+    });
+    this.pool = new UpstreamPool(
+      context.connector,
+      (name) => ({
+        clientCapabilities,
+        sessionId: this.transport.sessionId ?? null,
+        peer: createUpstreamPeer(name, this.server, namespace, {
+          invalidate: (server) => this.catalog.invalidate(server),
+          log: (server, params) => context.upstreamLog(server, params),
+        }),
+      }),
+      {
+        connected: (name) => context.states.connected(name),
+        disconnected: (name) => context.states.disconnected(name),
+      },
+    );
+    this.catalog = new SessionCatalog({
+      pool: this.pool,
+      preferences: context.preferences,
+      states: context.states,
+      listTimeoutMs: context.listTimeoutMs,
+      namespace,
+      clock: context.clock,
+      ttlMs: context.listTtlMs,
+      servers: () => context.enabledServers(scope.kind === 'single' ? scope.server : undefined),
+    });
+    this.router = new RequestRouter({
+      catalog: this.catalog,
+      pool: this.pool,
+      preferences: context.preferences,
+      namespace,
+    });
+    this.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: () => options.onInitialized(this),
+    });
+    this.transport.onclose = () => {
+      void this.close().finally(() => options.onClosed(this));
+    };
+    this.server.fallbackRequestHandler = (request, extra) =>
+      runWithTrace(newTraceContext({ sessionId: this.id }), () =>
+        this.answer(request.method, request.params as JsonObject | undefined, extra),
+      );
+  }
+
+  get id(): string {
+    return this.transport.sessionId ?? '';
+  }
+
+  /**
+   * Connects the SDK server to its transport. A single-server session first connects
+   * its upstream so it can declare exactly what that upstream offers.
+   */
+  async start(): Promise<void> {
+    if (this.scope.kind === 'single') {
+      const [definition] = await this.context.enabledServers(this.scope.server);
+      if (definition !== undefined) {
+        const upstream = await this.pool.get(definition);
+        this.server.registerCapabilities(mirroredCapabilities(upstream.serverCapabilities));
+      }
+    }
+    await this.server.connect(this.transport);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    return this.transport.handleRequest(req, res, body);
+  }
+
+  /** Capabilities of `server` changed (a preference, a refresh): relist and tell the client. */
+  capabilitiesChanged(server?: string): void {
+    this.catalog.invalidate(server);
+    for (const method of LIST_CHANGED)
+      void this.server.notification({ method }).catch(() => undefined);
+  }
+
+  /** A server was removed, disabled or redefined: its connection must not be reused. */
+  async serverChanged(server: string): Promise<void> {
+    await this.pool.evict(server);
+    this.capabilitiesChanged(server);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.closeAll();
+    await this.server.close().catch(() => undefined);
+  }
+
+  private async answer(
+    method: string,
+    params: JsonObject | undefined,
+    extra: { signal: AbortSignal; requestId: string | number },
+  ): Promise<JsonObject> {
+    if (!this.router.handles(method))
+      throw new UpstreamRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const token = (params?.['_meta'] as JsonObject | undefined)?.['progressToken'];
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (progress: JsonObject) =>
+            void this.server
+              .notification(
+                { method: 'notifications/progress', params: { ...progress, progressToken: token } },
+                { relatedRequestId: extra.requestId },
+              )
+              .catch(() => undefined);
+    try {
+      return await this.router.handle(method, params, {
+        signal: extra.signal,
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
+    } catch (error) {
+      this.context.logFailure(method, error);
+      throw toJsonRpcError(error);
+    }
+  }
+}
+
+/** What a single-server session declares: the upstream's own capabilities, minus tasks. */
+function mirroredCapabilities(upstream: JsonObject): ServerCapabilities {
+  const mirrored: JsonObject = {};
+  for (const name of ['tools', 'prompts', 'resources', 'completions']) {
+    if (upstream[name] !== undefined) mirrored[name] = upstream[name];
+  }
+  return mirrored;
+}

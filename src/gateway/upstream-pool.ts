@@ -1,0 +1,87 @@
+import type { ServerDefinition } from '../domain/server-definition.js';
+import type {
+  UpstreamConnectContext,
+  UpstreamConnection,
+  UpstreamConnector,
+} from '../domain/ports.js';
+
+export interface PoolHooks {
+  readonly connected: (server: string) => void;
+  readonly disconnected: (server: string) => void;
+}
+
+/**
+ * A session's lazy connections, one per upstream server (ADR-005). Concurrent first
+ * uses share one connect; a connection that closes or fails is dropped so the next use
+ * makes a fresh one.
+ */
+export class UpstreamPool {
+  private readonly connections = new Map<string, Promise<UpstreamConnection>>();
+  private closing = false;
+
+  constructor(
+    private readonly connector: UpstreamConnector,
+    private readonly contextFor: (server: string) => UpstreamConnectContext,
+    private readonly hooks: PoolHooks = { connected: () => {}, disconnected: () => {} },
+  ) {}
+
+  get(definition: ServerDefinition): Promise<UpstreamConnection> {
+    const existing = this.connections.get(definition.name);
+    if (existing !== undefined) return existing;
+    const pending = this.open(definition);
+    this.connections.set(definition.name, pending);
+    return pending;
+  }
+
+  /** Drops a connection (broken, or its definition changed) and closes it. */
+  async evict(server: string, connection?: UpstreamConnection): Promise<void> {
+    const pending = this.connections.get(server);
+    if (pending === undefined) return;
+    const current = await pending.catch(() => undefined);
+    if (connection !== undefined && current !== connection) return;
+    if (this.connections.get(server) === pending) this.connections.delete(server);
+    await current?.close();
+  }
+
+  servers(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    const pending = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.allSettled(pending.map(async (connection) => (await connection).close()));
+  }
+
+  private async open(definition: ServerDefinition): Promise<UpstreamConnection> {
+    try {
+      const connection = await this.connector.connect(definition, this.contextFor(definition.name));
+      if (this.closing) {
+        await connection.close();
+        throw new Error('session closed');
+      }
+      this.hooks.connected(definition.name);
+      void connection.closed.then(() => {
+        this.hooks.disconnected(definition.name);
+        this.forget(definition.name, connection);
+      });
+      return connection;
+    } catch (error) {
+      this.connections.delete(definition.name);
+      throw error;
+    }
+  }
+
+  private forget(server: string, connection: UpstreamConnection): void {
+    const pending = this.connections.get(server);
+    if (pending === undefined) return;
+    void pending.then(
+      (current) => {
+        if (current === connection && this.connections.get(server) === pending)
+          this.connections.delete(server);
+      },
+      () => undefined,
+    );
+  }
+}

@@ -1,0 +1,54 @@
+import { createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ServerDefinition } from '../domain/server-definition.js';
+
+export interface TransportOptions {
+  /** Where the upstream's stderr goes; drained so a chatty child never blocks. */
+  readonly stderrLogPath?: string;
+  /** Extra env / headers resolved at connect time (secrets); never stored. */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+  readonly extraHeaders?: Readonly<Record<string, string>>;
+}
+
+/** Builds the SDK client transport for one server definition. */
+export function createClientTransport(
+  definition: ServerDefinition,
+  options: TransportOptions = {},
+): Transport {
+  if (definition.transport === 'stdio') return stdioTransport(definition, options);
+  const url = new URL(definition.url ?? '');
+  const headers = { ...definition.headers, ...options.extraHeaders };
+  if (definition.transport === 'sse') {
+    return new SSEClientTransport(url, {
+      requestInit: { headers },
+      eventSourceInit: { fetch: (input, init) => fetch(input, withHeaders(init, headers)) },
+    });
+  }
+  return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+}
+
+function stdioTransport(definition: ServerDefinition, options: TransportOptions): Transport {
+  const transport = new StdioClientTransport({
+    command: definition.command ?? '',
+    args: definition.args,
+    env: { ...definition.env, ...options.extraEnv },
+    ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
+    stderr: 'pipe',
+  });
+  const stderr = transport.stderr as Readable | null;
+  if (stderr !== null) {
+    if (options.stderrLogPath === undefined) stderr.resume();
+    else stderr.pipe(createWriteStream(options.stderrLogPath, { flags: 'a', mode: 0o600 }));
+  }
+  return transport;
+}
+
+function withHeaders(init: RequestInit | undefined, headers: Record<string, string>): RequestInit {
+  const merged = new Headers(init?.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return { ...init, headers: merged };
+}

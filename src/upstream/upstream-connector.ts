@@ -1,0 +1,50 @@
+import type { ServerDefinition } from '../domain/server-definition.js';
+import type {
+  UpstreamConnectContext,
+  UpstreamConnection,
+  UpstreamConnector,
+} from '../domain/ports.js';
+import { createClientTransport, type TransportOptions } from './client-transport.js';
+import { SdkUpstreamConnection } from './sdk-upstream-connection.js';
+
+export interface UpstreamConnectorOptions {
+  /** Coffer's name and version, sent to upstreams as clientInfo. */
+  readonly clientInfo: { name: string; version: string };
+  /** Idle timeout of one request (reset by progress). */
+  readonly requestTimeoutMs?: number;
+  readonly maxTotalTimeoutMs?: number;
+  /** `logs/upstream-<name>.log` for a server. */
+  readonly stderrLogPath?: (server: string) => string;
+  /** Resolves secrets when a connection is made (never earlier, never stored). */
+  readonly resolveSecrets?: (
+    definition: ServerDefinition,
+  ) => Promise<Pick<TransportOptions, 'extraEnv' | 'extraHeaders'>>;
+}
+
+/** Spawns or dials upstreams through the official SDK client transports. */
+export class SdkUpstreamConnector implements UpstreamConnector {
+  constructor(private readonly options: UpstreamConnectorOptions) {}
+
+  async connect(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+  ): Promise<UpstreamConnection> {
+    const secrets = (await this.options.resolveSecrets?.(definition)) ?? {};
+    const logPath = this.options.stderrLogPath?.(definition.name);
+    const transport = createClientTransport(definition, {
+      ...secrets,
+      ...(logPath === undefined ? {} : { stderrLogPath: logPath }),
+    });
+    return SdkUpstreamConnection.open({
+      server: definition.name,
+      transport,
+      clientCapabilities: context.clientCapabilities,
+      peer: context.peer,
+      clientInfo: this.options.clientInfo,
+      defaultTimeoutMs: this.options.requestTimeoutMs ?? 120_000,
+      ...(this.options.maxTotalTimeoutMs === undefined
+        ? {}
+        : { maxTotalTimeoutMs: this.options.maxTotalTimeoutMs }),
+    });
+  }
+}
