@@ -138,7 +138,11 @@ export interface UpstreamConnection {
   /** What the upstream declared at initialize. */
   readonly serverCapabilities: JsonObject;
   /** Resolves the JSON-RPC result verbatim; rejects with a CofferError or an UpstreamRpcError. */
-  request(method: string, params: JsonObject | undefined, options?: UpstreamRequestOptions): Promise<JsonObject>;
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    options?: UpstreamRequestOptions,
+  ): Promise<JsonObject>;
   notify(method: string, params: JsonObject | undefined): Promise<void>;
   close(): Promise<void>;
   /** Resolves when the connection ends, for whatever reason. */
@@ -147,7 +151,10 @@ export interface UpstreamConnection {
 
 export interface UpstreamConnector {
   /** Spawns or dials the upstream and completes its initialize handshake. */
-  connect(definition: ServerDefinition, context: UpstreamConnectContext): Promise<UpstreamConnection>;
+  connect(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+  ): Promise<UpstreamConnection>;
 }
 
 /** A JSON-RPC error answered by an upstream: relayed to the client unchanged. */
@@ -178,9 +185,17 @@ export type ServerState = 'idle' | 'running' | 'error' | 'crash-loop' | 'disable
 
 export interface ServerStatus {
   readonly state: ServerState;
-  readonly last_error: { readonly code: string; readonly message: string; readonly at: string } | null;
+  readonly last_error: {
+    readonly code: string;
+    readonly message: string;
+    readonly at: string;
+  } | null;
   /** Counts from the last successful list; null until one succeeded. */
-  readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number } | null;
+  readonly counts: {
+    readonly tools: number;
+    readonly prompts: number;
+    readonly resources: number;
+  } | null;
 }
 
 /** One capability as the admin side shows it: live fields plus the preference. */
@@ -212,7 +227,11 @@ export interface ServerCapabilities {
 export interface ConnectionTestResult {
   readonly ok: boolean;
   readonly latency_ms: number;
-  readonly counts?: { readonly tools: number; readonly prompts: number; readonly resources: number };
+  readonly counts?: {
+    readonly tools: number;
+    readonly prompts: number;
+    readonly resources: number;
+  };
   readonly error?: { readonly code: string; readonly message: string };
 }
 
@@ -226,4 +245,12 @@ export interface CapabilityCatalog {
   refresh(server: string): Promise<void>;
   /** The server's definition changed or it was removed: close what is connected to it. */
   forget(server: string): Promise<void>;
+}
+
+/**
+ * Where calls and admin actions are recorded. `record` must never throw nor block the
+ * request: implementations batch writes off the hot path.
+ */
+export interface ActivitySink {
+  record(entry: ActivityEntry): void;
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import type {
+  ActivitySink,
   Clock,
   JsonObject,
   PreferenceRepository,
@@ -13,6 +14,7 @@ export interface GatewayContext {
   readonly serverInfo: { name: string; version: string };
   readonly connector: UpstreamConnector;
   readonly preferences: PreferenceRepository;
+  readonly activity: ActivitySink;
   readonly states: ServerStates;
   readonly clock: Clock;
   readonly logger: Logger;

@@ -1,7 +1,15 @@
 import type { CapabilityType } from '../domain/capability.js';
 import { disabledCode, toggleFlag } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
-import type { JsonObject, PreferenceRepository, UpstreamRequestOptions } from '../domain/ports.js';
+import type {
+  ActivitySink,
+  Clock,
+  JsonObject,
+  PreferenceRepository,
+  UpstreamRequestOptions,
+} from '../domain/ports.js';
+import { UpstreamRpcError } from '../domain/ports.js';
+import { currentTrace } from '../observability/trace-context.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { kindByListMethod } from './capability-kinds.js';
 import type { Namespace } from './namespace.js';
@@ -12,7 +20,17 @@ import type { UpstreamPool } from './upstream-pool.js';
 /** Downstream pages: big enough that most clients never page, small enough to bound one answer. */
 const PAGE_SIZE = 500;
 
+/** Who is calling, for the activity log. */
+export interface Caller {
+  readonly session_id: string | null;
+  readonly client_name: string | null;
+  readonly client_version: string | null;
+}
+
 export interface RouterDeps {
+  readonly activity: ActivitySink;
+  readonly clock: Clock;
+  readonly caller: () => Caller;
   readonly catalog: SessionCatalog;
   readonly pool: UpstreamPool;
   readonly preferences: PreferenceRepository;
@@ -55,16 +73,49 @@ export class RequestRouter {
     const exposed = params?.[target.field];
     if (typeof exposed !== 'string')
       throw new CofferError('INVALID_INPUT', `${method} needs a string "${target.field}"`);
-    const route = await this.route(target.type, exposed);
-    const result = await this.forward(
-      route.server,
-      method,
-      { ...params, [target.field]: route.key },
-      options,
-    );
-    return method === 'resources/read'
-      ? this.exposeContents(result, route.server.name)
-      : exposeResultUris(result, route.server.name, this.deps.namespace);
+    const started = this.deps.clock.now().getTime();
+    let audited: { server: string | null; key: string } = { server: null, key: exposed };
+    try {
+      const route = await this.route(target.type, exposed);
+      audited = { server: route.server.name, key: route.key };
+      const result = await this.forward(
+        route.server,
+        method,
+        { ...params, [target.field]: route.key },
+        options,
+      );
+      this.audit(method, target.type, audited, started, undefined);
+      return method === 'resources/read'
+        ? this.exposeContents(result, route.server.name)
+        : exposeResultUris(result, route.server.name, this.deps.namespace);
+    } catch (error) {
+      this.audit(method, target.type, audited, started, error);
+      throw error;
+    }
+  }
+
+  /** Calls, gets and reads are recorded; subscriptions and lists are not. */
+  private audit(
+    method: string,
+    type: CapabilityType,
+    target: { server: string | null; key: string },
+    started: number,
+    error: unknown,
+  ): void {
+    if (!AUDITED.has(method)) return;
+    const now = this.deps.clock.now();
+    this.deps.activity.record({
+      at: now.toISOString(),
+      trace_id: currentTrace()?.traceId ?? null,
+      ...this.deps.caller(),
+      server: target.server,
+      capability_type: type,
+      capability_key: target.key,
+      action: method,
+      duration_ms: now.getTime() - started,
+      outcome: error === undefined ? 'ok' : 'error',
+      error_code: error === undefined ? null : errorCodeOf(error),
+    });
   }
 
   private async route(type: CapabilityType, exposed: string): Promise<Route> {
@@ -161,6 +212,15 @@ export class RequestRouter {
       start + PAGE_SIZE < items.length ? { nextCursor: encodeCursor(start + PAGE_SIZE) } : {};
     return { [field]: slice, ...next };
   }
+}
+
+const AUDITED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** The activity log's error code: Coffer's own, or the upstream's JSON-RPC code. */
+function errorCodeOf(error: unknown): string {
+  if (error instanceof CofferError) return error.code;
+  if (error instanceof UpstreamRpcError) return `RPC_${error.code}`;
+  return 'INTERNAL';
 }
 
 function encodeCursor(offset: number): string {

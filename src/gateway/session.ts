@@ -92,6 +92,16 @@ export class Session {
       servers: () => context.enabledServers(scope.kind === 'single' ? scope.server : undefined),
     });
     this.router = new RequestRouter({
+      activity: context.activity,
+      clock: context.clock,
+      caller: () => {
+        const client = this.server.getClientVersion();
+        return {
+          session_id: this.transport.sessionId ?? null,
+          client_name: client?.name ?? null,
+          client_version: client?.version ?? null,
+        };
+      },
       catalog: this.catalog,
       pool: this.pool,
       preferences: context.preferences,
