@@ -1,0 +1,123 @@
+import { CofferError } from '../domain/errors.js';
+
+/**
+ * SQLite errors stop here: callers above the store see CofferErrors with a message a
+ * user can act on. SQL text and SQLite's own messages (which quote table and column
+ * names) stay in `cause`, for the log only.
+ */
+
+export function serverExists(name: string): CofferError {
+  return new CofferError('SERVER_EXISTS', `A server named "${name}" already exists`, {
+    hint: `choose another name or remove it with \`coffer mcp remove ${name}\``,
+    data: { server: name },
+  });
+}
+
+export function serverNotFound(name: string): CofferError {
+  return new CofferError('SERVER_NOT_FOUND', `No server named "${name}"`, {
+    hint: 'see the registered servers with `coffer mcp list`',
+    data: { server: name },
+  });
+}
+
+export interface StoreErrorContext {
+  /** The server the operation is about, for SERVER_EXISTS / SERVER_NOT_FOUND. */
+  readonly server?: string;
+}
+
+interface Advice {
+  readonly message: string;
+  readonly hint: string;
+}
+
+/** Keyed by SQLite's primary result code: extended codes (SQLITE_IOERR_WRITE, …) share advice. */
+const adviceByPrimaryCode: Readonly<Record<string, Advice>> = {
+  SQLITE_BUSY: {
+    message: 'The Coffer database is locked by another process',
+    hint: 'retry in a moment; if it persists, stop other coffer processes using the same home',
+  },
+  SQLITE_LOCKED: {
+    message: 'The Coffer database is locked by another operation',
+    hint: 'retry in a moment',
+  },
+  SQLITE_READONLY: {
+    message: 'The Coffer database is read-only',
+    hint: 'make coffer.db and its directory writable by your user',
+  },
+  SQLITE_FULL: {
+    message: 'The disk holding the Coffer database is full',
+    hint: 'free some disk space, then retry',
+  },
+  SQLITE_IOERR: {
+    message: 'Could not read or write the Coffer database (I/O error)',
+    hint: 'check the disk and the permissions of the Coffer home, then restart the daemon',
+  },
+  SQLITE_CORRUPT: {
+    message: 'The Coffer database is damaged',
+    hint: 'stop the daemon, move coffer.db aside and start again (servers must be added again)',
+  },
+  SQLITE_NOTADB: {
+    message: 'coffer.db is not a SQLite database',
+    hint: 'stop the daemon, move coffer.db aside and start again (servers must be added again)',
+  },
+  SQLITE_CANTOPEN: {
+    message: 'Cannot open the Coffer database',
+    hint: 'check that the Coffer home exists and is writable by your user',
+  },
+  SQLITE_PERM: {
+    message: 'Permission denied on the Coffer database',
+    hint: 'make coffer.db and its directory writable by your user',
+  },
+};
+
+const genericAdvice: Advice = {
+  message: 'Unexpected database error',
+  hint: 'see logs/coffer.log for details',
+};
+
+function sqliteCode(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+}
+
+function primaryCode(code: string): string {
+  const match = /^SQLITE_[A-Z]+/.exec(code);
+  return match === null ? code : match[0];
+}
+
+function isUniqueOnServerName(code: string, error: unknown): boolean {
+  return (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    error instanceof Error &&
+    error.message.includes('mcp_servers.name')
+  );
+}
+
+/** Turns anything thrown by a store operation into a CofferError; CofferErrors pass through. */
+export function translateStoreError(error: unknown, context: StoreErrorContext = {}): CofferError {
+  if (error instanceof CofferError) return error;
+  const code = sqliteCode(error);
+  if (code !== undefined && isUniqueOnServerName(code, error)) {
+    return serverExists(context.server ?? '?');
+  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' && context.server !== undefined) {
+    // The server vanished between our lookup and the write (removed concurrently).
+    return serverNotFound(context.server);
+  }
+  const advice = (code && adviceByPrimaryCode[primaryCode(code)]) || genericAdvice;
+  return new CofferError('STORE_FAILURE', advice.message, {
+    hint: advice.hint,
+    cause: error,
+    ...(code === undefined ? {} : { data: { sqlite_code: code } }),
+  });
+}
+
+/** Runs a store operation with its errors translated at the boundary. */
+export async function guarded<T>(context: StoreErrorContext, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw translateStoreError(error, context);
+  }
+}
