@@ -12,6 +12,7 @@ import { UpstreamRpcError } from '../domain/ports.js';
 import { currentTrace } from '../observability/trace-context.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { kindByListMethod } from './capability-kinds.js';
+import type { InflightRequests } from './inflight-requests.js';
 import type { Namespace } from './namespace.js';
 import { exposeResultUris } from './result-uris.js';
 import type { Route, SessionCatalog } from './session-catalog.js';
@@ -27,7 +28,13 @@ export interface Caller {
   readonly client_version: string | null;
 }
 
+/** Options of one routed request: the upstream options plus the downstream request id. */
+export type RoutedRequestOptions = UpstreamRequestOptions & {
+  readonly requestId?: string | number;
+};
+
 export interface RouterDeps {
+  readonly inflight: InflightRequests;
   readonly activity: ActivitySink;
   readonly clock: Clock;
   readonly caller: () => Caller;
@@ -61,7 +68,7 @@ export class RequestRouter {
   async handle(
     method: string,
     params: JsonObject | undefined,
-    options: UpstreamRequestOptions,
+    options: RoutedRequestOptions,
   ): Promise<JsonObject> {
     const kind = kindByListMethod.get(method);
     if (kind !== undefined)
@@ -140,7 +147,7 @@ export class RequestRouter {
     return found;
   }
 
-  private async complete(params: JsonObject, options: UpstreamRequestOptions): Promise<JsonObject> {
+  private async complete(params: JsonObject, options: RoutedRequestOptions): Promise<JsonObject> {
     const ref = params['ref'];
     if (ref === null || typeof ref !== 'object')
       throw new CofferError('INVALID_INPUT', 'completion/complete needs a "ref"');
@@ -170,17 +177,23 @@ export class RequestRouter {
     server: ServerRecord,
     method: string,
     params: JsonObject,
-    options: UpstreamRequestOptions,
+    options: RoutedRequestOptions,
   ): Promise<JsonObject> {
     const connection = await this.deps.pool.get(server);
+    const end =
+      options.requestId === undefined
+        ? undefined
+        : this.deps.inflight.begin(server.name, options.requestId);
     try {
-      return await connection.request(method, params, options);
+      return await connection.request(method, params, upstreamOptionsOf(options));
     } catch (error) {
       // A broken connection is dropped so the next request gets a fresh one; the call
       // itself is not replayed: it may have reached the upstream.
       if (error instanceof CofferError && error.code === 'UPSTREAM_UNAVAILABLE')
         await this.deps.pool.evict(server.name, connection);
       throw error;
+    } finally {
+      end?.();
     }
   }
 
@@ -212,6 +225,16 @@ export class RequestRouter {
       start + PAGE_SIZE < items.length ? { nextCursor: encodeCursor(start + PAGE_SIZE) } : {};
     return { [field]: slice, ...next };
   }
+}
+
+/** The upstream sees the signal, timeout and progress, not the downstream id. */
+function upstreamOptionsOf(options: RoutedRequestOptions): UpstreamRequestOptions {
+  const { signal, timeoutMs, onProgress } = options;
+  return {
+    ...(signal === undefined ? {} : { signal }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(onProgress === undefined ? {} : { onProgress }),
+  };
 }
 
 const AUDITED = new Set(['tools/call', 'prompts/get', 'resources/read']);

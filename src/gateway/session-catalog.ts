@@ -48,7 +48,7 @@ export class SessionCatalog {
       if (list === undefined) continue;
       for (const item of list.items) {
         const key = kind.keyOf(item) ?? '';
-        if (list.enabled.get(key) === false) continue;
+        if (list.enabled.get(key) === false || needsTasks(kind, item)) continue;
         exposed.push(this.expose(server, kind, item, key));
       }
     }
@@ -126,3 +126,17 @@ export class SessionCatalog {
 
 const cacheKey = (server: string, type: CapabilityType) => `${server}\u0000${type}`;
 const routeKey = (type: CapabilityType, exposed: string) => `${type}\u0000${exposed}`;
+
+/**
+ * Coffer does not proxy tasks (docs/TASKS.md): a tool that can only run as a task
+ * cannot work through it, so it is not listed as if it could.
+ */
+function needsTasks(kind: CapabilityKind, item: JsonObject): boolean {
+  if (kind.type !== 'tool') return false;
+  const execution = item['execution'];
+  return (
+    execution !== null &&
+    typeof execution === 'object' &&
+    (execution as JsonObject)['taskSupport'] === 'required'
+  );
+}

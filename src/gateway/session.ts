@@ -7,6 +7,7 @@ import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
 import type { GatewayContext } from './gateway-context.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
+import { InflightRequests } from './inflight-requests.js';
 import { RequestRouter } from './request-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import { SessionCatalog } from './session-catalog.js';
@@ -51,6 +52,7 @@ export class Session {
   readonly pool: UpstreamPool;
   private readonly catalog: SessionCatalog;
   private readonly router: RequestRouter;
+  private readonly inflight = new InflightRequests();
   private closed = false;
 
   readonly scope: SessionScope;
@@ -74,6 +76,7 @@ export class Session {
         peer: createUpstreamPeer(name, this.server, namespace, {
           invalidate: (server) => this.catalog.invalidate(server),
           log: (server, params) => context.upstreamLog(server, params),
+          relatedRequest: (server) => this.inflight.latest(server),
         }),
       }),
       {
@@ -92,6 +95,7 @@ export class Session {
       servers: () => context.enabledServers(scope.kind === 'single' ? scope.server : undefined),
     });
     this.router = new RequestRouter({
+      inflight: this.inflight,
       activity: context.activity,
       clock: context.clock,
       caller: () => {
@@ -113,6 +117,13 @@ export class Session {
     });
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
+    };
+    // The client's roots changed: every upstream of this session may have asked for them.
+    this.server.fallbackNotificationHandler = async (notification) => {
+      if (notification.method !== 'notifications/roots/list_changed') return;
+      for (const connection of await this.pool.live()) {
+        await connection.notify(notification.method, undefined).catch(() => undefined);
+      }
     };
     this.server.fallbackRequestHandler = (request, extra) =>
       runWithTrace(newTraceContext({ sessionId: this.id }), () =>
@@ -184,6 +195,7 @@ export class Session {
     try {
       return await this.router.handle(method, params, {
         signal: extra.signal,
+        requestId: extra.requestId,
         ...(onProgress === undefined ? {} : { onProgress }),
       });
     } catch (error) {

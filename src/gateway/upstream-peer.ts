@@ -25,6 +25,8 @@ export interface PeerHooks {
   readonly invalidate: (server: string) => void;
   /** `notifications/message` goes to the upstream's log file, not to the client. */
   readonly log: (server: string, params: JsonObject | undefined) => void;
+  /** The downstream request a question from this upstream most likely belongs to. */
+  readonly relatedRequest: (server: string) => string | number | undefined;
 }
 
 /**
@@ -46,7 +48,12 @@ export function createUpstreamPeer(
         throw new UpstreamRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       }
       const request = params === undefined ? { method } : { method, params };
-      return downstream.request(request, looseResult, { signal, timeout: 2 ** 31 - 1 });
+      const relatedRequestId = hooks.relatedRequest(server);
+      return downstream.request(request, looseResult, {
+        signal,
+        timeout: 2 ** 31 - 1,
+        ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
+      });
     },
     notify(method, params) {
       if (method === 'notifications/message') return hooks.log(server, params);

@@ -47,6 +47,12 @@ export class UpstreamPool {
     return [...this.connections.keys()];
   }
 
+  /** The connections that are up now (pending or failed ones are skipped). */
+  async live(): Promise<UpstreamConnection[]> {
+    const settled = await Promise.allSettled(this.connections.values());
+    return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  }
+
   async closeAll(): Promise<void> {
     this.closing = true;
     const pending = [...this.connections.values()];
