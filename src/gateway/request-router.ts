@@ -9,7 +9,7 @@ import type {
   UpstreamRequestOptions,
 } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
-import { currentTrace } from '../observability/trace-context.js';
+import { currentTrace, traceparent } from '../observability/trace-context.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { kindByListMethod } from './capability-kinds.js';
 import type { InflightRequests } from './inflight-requests.js';
@@ -88,7 +88,7 @@ export class RequestRouter {
       const result = await this.forward(
         route.server,
         method,
-        { ...params, [target.field]: route.key },
+        withTraceparent({ ...params, [target.field]: route.key }),
         options,
       );
       this.audit(method, target.type, audited, started, undefined);
@@ -225,6 +225,15 @@ export class RequestRouter {
       start + PAGE_SIZE < items.length ? { nextCursor: encodeCursor(start + PAGE_SIZE) } : {};
     return { [field]: slice, ...next };
   }
+}
+
+/** W3C trace context travels to the upstream in `_meta.traceparent`. */
+function withTraceparent(params: JsonObject): JsonObject {
+  const trace = currentTrace();
+  if (trace === undefined) return params;
+  const meta = params['_meta'];
+  const base = meta !== null && typeof meta === 'object' ? (meta as JsonObject) : {};
+  return { ...params, _meta: { ...base, traceparent: traceparent(trace) } };
 }
 
 /** The upstream sees the signal, timeout and progress, not the downstream id. */
