@@ -61,27 +61,34 @@ export class SessionCatalog {
     exposed: string,
   ): Promise<(Route & { enabled: boolean | undefined }) | undefined> {
     const kind = capabilityKinds[type];
-    let route = this.routes.get(routeKey(type, exposed));
-    if (route === undefined) {
-      const parsed = this.deps.namespace.parse(type, exposed);
-      const servers = await this.deps.servers();
-      const candidates =
-        parsed === undefined ? servers : servers.filter((s) => s.name === parsed.server);
-      await Promise.all(candidates.map((server) => this.load(server, kind).catch(() => undefined)));
-      route = this.routes.get(routeKey(type, exposed));
-      // Resources read through a template are never listed: the URI itself routes.
-      const server = candidates[0];
-      if (
-        route === undefined &&
-        parsed !== undefined &&
-        server !== undefined &&
-        type === 'resource'
-      )
-        route = { server, key: parsed.key };
-    }
+    // A miss on a cached list may be a capability the upstream added since: relist once.
+    const route =
+      this.routes.get(routeKey(type, exposed)) ??
+      (await this.discover(kind, exposed, false)) ??
+      (await this.discover(kind, exposed, true));
     if (route === undefined) return undefined;
     const list = await this.cached(route.server.name, kind)?.catch(() => undefined);
     return { ...route, enabled: list?.enabled.get(route.key) };
+  }
+
+  private async discover(
+    kind: CapabilityKind,
+    exposed: string,
+    fresh: boolean,
+  ): Promise<Route | undefined> {
+    const parsed = this.deps.namespace.parse(kind.type, exposed);
+    const servers = await this.deps.servers();
+    const candidates =
+      parsed === undefined ? servers : servers.filter((s) => s.name === parsed.server);
+    if (fresh) for (const server of candidates) this.cache.delete(cacheKey(server.name, kind.type));
+    await Promise.all(candidates.map((server) => this.load(server, kind).catch(() => undefined)));
+    const route = this.routes.get(routeKey(kind.type, exposed));
+    if (route !== undefined) return route;
+    // Resources read through a template are never listed: the URI itself routes.
+    const server = candidates[0];
+    if (kind.type === 'resource' && parsed !== undefined && server !== undefined)
+      return { server, key: parsed.key };
+    return undefined;
   }
 
   /** Drops cached lists: all of them, or one server's. */
@@ -95,7 +102,10 @@ export class SessionCatalog {
   private load(server: ServerRecord, kind: CapabilityKind): Promise<LoadedList> {
     const existing = this.cached(server.name, kind);
     if (existing !== undefined) return existing;
-    const list = loadList(this.deps, server, kind);
+    const list = loadList(this.deps, server, kind).then((loaded) => {
+      for (const item of loaded.items) this.expose(server, kind, item, kind.keyOf(item) ?? '');
+      return loaded;
+    });
     const key = cacheKey(server.name, kind.type);
     this.cache.set(key, { expiresAt: this.deps.clock.now().getTime() + this.deps.ttlMs, list });
     list.catch(() => {

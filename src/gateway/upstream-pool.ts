@@ -18,6 +18,8 @@ export interface PoolHooks {
 export class UpstreamPool {
   private readonly connections = new Map<string, Promise<UpstreamConnection>>();
   private closing = false;
+  /** Connects still in progress, so closing the pool can cut their handshake short. */
+  private readonly connecting = new Map<string, AbortController>();
 
   constructor(
     private readonly connector: UpstreamConnector,
@@ -30,6 +32,10 @@ export class UpstreamPool {
     if (existing !== undefined) return existing;
     const pending = this.open(definition);
     this.connections.set(definition.name, pending);
+    pending.catch(() => {
+      if (this.connections.get(definition.name) === pending)
+        this.connections.delete(definition.name);
+    });
     return pending;
   }
 
@@ -37,6 +43,7 @@ export class UpstreamPool {
   async evict(server: string, connection?: UpstreamConnection): Promise<void> {
     const pending = this.connections.get(server);
     if (pending === undefined) return;
+    if (connection === undefined) this.connecting.get(server)?.abort();
     const current = await pending.catch(() => undefined);
     if (connection !== undefined && current !== connection) return;
     if (this.connections.get(server) === pending) this.connections.delete(server);
@@ -55,14 +62,20 @@ export class UpstreamPool {
 
   async closeAll(): Promise<void> {
     this.closing = true;
+    for (const controller of this.connecting.values()) controller.abort();
     const pending = [...this.connections.values()];
     this.connections.clear();
     await Promise.allSettled(pending.map(async (connection) => (await connection).close()));
   }
 
   private async open(definition: ServerDefinition): Promise<UpstreamConnection> {
+    const controller = new AbortController();
+    this.connecting.set(definition.name, controller);
     try {
-      const connection = await this.connector.connect(definition, this.contextFor(definition.name));
+      const connection = await this.connector.connect(definition, {
+        ...this.contextFor(definition.name),
+        signal: controller.signal,
+      });
       if (this.closing) {
         await connection.close();
         throw new Error('session closed');
@@ -73,9 +86,9 @@ export class UpstreamPool {
         this.forget(definition.name, connection);
       });
       return connection;
-    } catch (error) {
-      this.connections.delete(definition.name);
-      throw error;
+    } finally {
+      if (this.connecting.get(definition.name) === controller)
+        this.connecting.delete(definition.name);
     }
   }
 

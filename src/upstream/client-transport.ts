@@ -1,10 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
+import { sharedRotatingFile } from '../observability/rotating-file.js';
 
 export interface TransportOptions {
   /** Where the upstream's stderr goes; drained so a chatty child never blocks. */
@@ -42,7 +42,11 @@ function stdioTransport(definition: ServerDefinition, options: TransportOptions)
   const stderr = transport.stderr as Readable | null;
   if (stderr !== null) {
     if (options.stderrLogPath === undefined) stderr.resume();
-    else stderr.pipe(createWriteStream(options.stderrLogPath, { flags: 'a', mode: 0o600 }));
+    else {
+      // Size-bounded, and shared with the other processes of this server (one per session).
+      const log = sharedRotatingFile(options.stderrLogPath);
+      stderr.on('data', (chunk: Buffer) => log.write(chunk));
+    }
   }
   return transport;
 }

@@ -29,6 +29,8 @@ export interface SdkConnectionOptions {
   readonly clientInfo: { name: string; version: string };
   readonly defaultTimeoutMs: number;
   readonly maxTotalTimeoutMs?: number;
+  /** Aborting it during the handshake closes the transport (and kills a stdio child). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -56,11 +58,16 @@ export class SdkUpstreamConnection implements UpstreamConnection {
   static async open(options: SdkConnectionOptions): Promise<SdkUpstreamConnection> {
     const connection = new SdkUpstreamConnection(options);
     options.transport.onclose = () => connection.onTransportClosed();
+    const abort = () => void connection.close();
+    options.signal?.addEventListener('abort', abort, { once: true });
     try {
+      options.signal?.throwIfAborted();
       await connection.client.connect(options.transport, { timeout: options.defaultTimeoutMs });
     } catch (error) {
       await connection.close();
       throw fromSdkError(error, options.server, false);
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
     }
     // connect() replaced onclose with the Protocol's; chain ours after it.
     const protocolOnClose = options.transport.onclose;

@@ -42,6 +42,7 @@ export class SdkUpstreamConnector implements UpstreamConnector {
       peer: context.peer,
       clientInfo: this.options.clientInfo,
       defaultTimeoutMs: this.options.requestTimeoutMs ?? 120_000,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(this.options.maxTotalTimeoutMs === undefined
         ? {}
         : { maxTotalTimeoutMs: this.options.maxTotalTimeoutMs }),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
@@ -99,14 +100,20 @@ describe('aggregated /mcp over real upstreams', () => {
     expect(completion.completion.values.length).toBeGreaterThan(0);
   });
 
-  it('relays upstream JSON-RPC errors without nesting prefixes', async () => {
-    const error = await client
-      .request(
-        { method: 'prompts/get', params: { name: 'fixture__greeting', arguments: {} } },
-        loose,
-      )
+  it('relays upstream JSON-RPC errors exactly as a direct client sees them', async () => {
+    // args-prompt requires "city": the upstream answers invalid-params itself.
+    const request = { name: 'args-prompt', arguments: {} };
+    const direct = await withDirectClient(everything, (c) =>
+      c.getPrompt(request).catch((e: unknown) => e),
+    );
+    const relayed = await client
+      .getPrompt({ ...request, name: 'everything__args-prompt' })
       .catch((e: unknown) => e);
-    if (error instanceof McpError) expect(error.message).not.toMatch(/MCP error -?\d+: MCP error/);
+    expect(relayed).toBeInstanceOf(McpError);
+    expect(direct).toBeInstanceOf(McpError);
+    expect((relayed as McpError).code).toBe((direct as McpError).code);
+    expect((relayed as McpError).message).toBe((direct as McpError).message);
+    expect((relayed as McpError).data).toEqual((direct as McpError).data);
   });
 
   it('names an unknown tool in an invalid-params error', async () => {
@@ -176,6 +183,25 @@ describe('aggregated /mcp over real upstreams', () => {
     });
   });
 });
+
+async function withDirectClient<T>(
+  script: string,
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
+  const direct = new SdkClient({ name: 'direct', version: '1.0.0' });
+  await direct.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [script, 'stdio'],
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    return await use(direct);
+  } finally {
+    await direct.close();
+  }
+}
 
 async function register(daemon: RunningDaemon, definition: Record<string, unknown>): Promise<void> {
   const response = await daemon.api('POST', '/servers', definition);

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+
+const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+const everything = join(
+  repoRoot,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
+const fullCapabilities = { roots: { listChanged: true }, sampling: {}, elicitation: {} };
+
+/** A client that declares roots, sampling and elicitation, answering each with `tag`. */
+async function richClient(daemon: RunningDaemon, tag: string): Promise<Client> {
+  const client = await daemon.client({ capabilities: fullCapabilities, name: `client-${tag}` });
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: `file:///work/${tag}`, name: tag }],
+  }));
+  client.setRequestHandler(CreateMessageRequestSchema, () => ({
+    role: 'assistant',
+    content: { type: 'text', text: `sampled by ${tag}` },
+    model: 'test-model',
+  }));
+  client.setRequestHandler(ElicitRequestSchema, () => ({
+    action: 'accept',
+    content: { name: tag, check: true, firstLine: 'Once upon a time' },
+  }));
+  return client;
+}
+
+/** server-everything registers capability-dependent tools just after initialize. */
+async function waitForTool(client: Client, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const { tools } = await client.listTools();
+    if (tools.some((tool) => tool.name === name)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`tool ${name} never appeared`);
+}
+
+describe('protocol fidelity through the aggregated /mcp', () => {
+  let daemon: RunningDaemon;
+
+  beforeAll(async () => {
+    daemon = await startDaemon();
+    for (const [name, args] of [
+      ['everything', [everything, 'stdio']],
+      ['fixture', [fixture, '--scenario', 'basic']],
+    ] as const) {
+      const response = await daemon.api('POST', '/servers', {
+        name,
+        transport: 'stdio',
+        command: process.execPath,
+        args,
+      });
+      expect(response.status).toBe(201);
+    }
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+
+  it('forwards progress with the client token; reset-on-progress outlives a short timeout', async () => {
+    const client = await richClient(daemon, 'progress');
+    await waitForTool(client, 'everything__trigger-long-running-operation'); // upstream spawned
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: 'everything__trigger-long-running-operation', arguments: { duration: 3, steps: 6 } },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress), timeout: 1500, resetTimeoutOnProgress: true },
+    );
+    expect(result.isError).not.toBe(true);
+    expect(progress.length).toBeGreaterThanOrEqual(5);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('routes sampling, elicitation and roots to the client that owns the session', async () => {
+    const client = await richClient(daemon, 'alice');
+    await waitForTool(client, 'everything__trigger-sampling-request');
+    const sampled = await client.callTool({
+      name: 'everything__trigger-sampling-request',
+      arguments: { prompt: 'hello', maxTokens: 10 },
+    });
+    expect(JSON.stringify(sampled.content)).toContain('sampled by alice');
+    const elicited = await client.callTool({
+      name: 'everything__trigger-elicitation-request',
+      arguments: {},
+    });
+    expect(JSON.stringify(elicited.content)).toContain('alice');
+    const roots = await client.callTool({ name: 'everything__get-roots-list', arguments: {} });
+    expect(JSON.stringify(roots.content)).toContain('file:///work/alice');
+  });
+
+  it('delivers resource updates with coffer:// URIs', async () => {
+    const client = await richClient(daemon, 'subscriber');
+    const uri = 'coffer://everything/demo://resource/static/document/architecture.md';
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    await client.subscribeResource({ uri });
+    await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+    for (let waited = 0; waited < 150 && updates.length === 0; waited++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+    expect(updates).toContain(uri);
+  });
+
+  it('relays cancellation to the upstream with its own request id', async () => {
+    const client = await richClient(daemon, 'canceller');
+    await client.callTool({ name: 'fixture__stats', arguments: {} }); // upstream spawned
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'fixture__hang', arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort('user gave up');
+    await expect(call).rejects.toThrow();
+    let cancelled = 0;
+    for (let attempt = 0; attempt < 50 && cancelled === 0; attempt++) {
+      const stats = await client.callTool({ name: 'fixture__stats', arguments: {} });
+      cancelled = JSON.parse((stats.content as { text: string }[])[0]!.text).cancelledCalls;
+      if (cancelled === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(cancelled).toBe(1);
+  });
+
+  it('answers an upstream sampling request with method-not-found when the client lacks it', async () => {
+    const plain = await daemon.client({ capabilities: {}, name: 'plain' });
+    const outcome = await plain
+      .callTool({ name: 'fixture__sample', arguments: { prompt: 'hi' } })
+      .catch((error: unknown) => error);
+    // Either the upstream turns the refusal into an error result, or relays the error.
+    const text = outcome instanceof McpError ? outcome.message : JSON.stringify(outcome);
+    expect(text).toMatch(/not found|-32601/i);
+  });
+
+  it('keeps two sessions apart: each gets only its own roots and progress', async () => {
+    const [a, b] = await Promise.all([richClient(daemon, 'one'), richClient(daemon, 'two')]);
+    const foreign: unknown[] = [];
+    for (const client of [a, b]) client.onerror = (error) => foreign.push(error);
+    const [rootsA, rootsB] = await Promise.all(
+      [a, b].map((client) => client.callTool({ name: 'fixture__roots', arguments: {} })),
+    );
+    expect(JSON.stringify(rootsA!.content)).toContain('file:///work/one');
+    expect(JSON.stringify(rootsA!.content)).not.toContain('file:///work/two');
+    expect(JSON.stringify(rootsB!.content)).toContain('file:///work/two');
+    const counts = await Promise.all(
+      [a, b].map(async (client) => {
+        let seen = 0;
+        await client.callTool(
+          { name: 'fixture__progress', arguments: { count: 4, delay_ms: 20 } },
+          undefined,
+          { onprogress: () => (seen += 1) },
+        );
+        return seen;
+      }),
+    );
+    expect(counts).toEqual([4, 4]);
+    // A progress notification for a token a client does not know lands in onerror.
+    expect(foreign).toEqual([]);
+  });
+});

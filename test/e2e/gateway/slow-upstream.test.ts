@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+
+const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+
+/**
+ * A slow upstream must not hold the others hostage: once the list timeout passes, its
+ * tools are simply absent and the failure is visible in the server's status.
+ */
+describe('a slow upstream in an aggregated list', () => {
+  let daemon: RunningDaemon;
+
+  beforeAll(async () => {
+    daemon = await startDaemon({ COFFER_LIST_TIMEOUT_MS: '3000' });
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+
+  it('lists the fast upstream without the slow one, and reports the slow one', async () => {
+    await register(daemon, 'fast', ['--scenario', 'basic']);
+    const client = await daemon.client();
+    // Spawn the fast upstream first, so a loaded test machine cannot make IT the slow one.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('fast__echo');
+    await register(daemon, 'sluggish', ['--scenario', 'slow', '--init-delay-ms', '60000']);
+
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    // The slow fixture needs 60 s to initialize: had the list waited, its tools would be here.
+    expect(names).toContain('fast__echo');
+    expect(names.some((name) => name.startsWith('sluggish__'))).toBe(false);
+    const { body } = await daemon.api('GET', '/servers/sluggish');
+    expect(body.server.status.last_error).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+  });
+});
+
+async function register(daemon: RunningDaemon, name: string, args: string[]): Promise<void> {
+  const response = await daemon.api('POST', '/servers', {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [fixture, ...args],
+  });
+  expect(response.status).toBe(201);
+}
