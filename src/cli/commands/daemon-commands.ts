@@ -1,0 +1,183 @@
+import type { Command } from 'commander';
+import { ensureDaemon } from '../../discovery/ensure-daemon.js';
+import { inspectDaemon, type DaemonState } from '../../discovery/inspect-daemon.js';
+import { isProcessAlive } from '../../discovery/process-check.js';
+import { CofferError } from '../../domain/errors.js';
+import { createApiClient } from '../api-client.js';
+import type { CliContext } from '../cli-context.js';
+import { CliExit, ExitCode } from '../output.js';
+
+/** `coffer start | stop | status | daemon`: the daemon's lifecycle. */
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new CofferError(
+      'INVALID_INPUT',
+      `--timeout must be a positive number of seconds, got "${value}"`,
+    );
+  }
+  return seconds;
+}
+
+/** "3d 4h", "2h 5m", "5m 3s", "42s". */
+export function formatUptime(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const days = Math.floor(s / 86_400);
+  const hours = Math.floor((s % 86_400) / 3_600);
+  const minutes = Math.floor((s % 3_600) / 60);
+  const seconds = s % 60;
+  if (days > 0) return `${days}d ${hours}h`;
+  if (hours > 0) return `${hours}h ${minutes}m`;
+  if (minutes > 0) return `${minutes}m ${seconds}s`;
+  return `${seconds}s`;
+}
+
+function describeServers(servers: unknown): string | undefined {
+  if (!Array.isArray(servers)) return undefined;
+  const names = servers.map((server: unknown) => {
+    if (typeof server === 'string') return server;
+    if (server !== null && typeof server === 'object') {
+      const { name, state } = server as { name?: unknown; state?: unknown };
+      if (typeof name === 'string') return typeof state === 'string' ? `${name}: ${state}` : name;
+    }
+    return '?';
+  });
+  return names.length === 0 ? '0' : `${names.length} (${names.join(', ')})`;
+}
+
+function notRunningReason(state: DaemonState): string {
+  switch (state.state) {
+    case 'missing':
+      return 'not running';
+    case 'invalid':
+      return `not running (daemon.json is unreadable: ${state.reason})`;
+    case 'dead':
+      return `not running (pid ${state.record.pid} in daemon.json has exited)`;
+    case 'foreign':
+      return `not running (pid ${state.record.pid} in daemon.json is another program)`;
+    case 'unreachable':
+      return `not reachable (pid ${state.record.pid} does not accept connections on port ${state.record.port})`;
+    case 'running':
+      return 'running';
+  }
+}
+
+async function stopDaemon(context: CliContext, timeoutSeconds: number): Promise<void> {
+  const { paths, stdout, stderr } = context;
+  const state = await inspectDaemon(paths);
+  if (state.state !== 'running' && state.state !== 'unreachable') {
+    stdout.write(`Coffer daemon: ${notRunningReason(state)}\n`);
+    return;
+  }
+  const { pid } = state.record;
+  let asked = false;
+  if (state.state === 'running') {
+    try {
+      await createApiClient(state.info, { paths, requestTimeoutMs: 5_000 }).post('/daemon/stop');
+      asked = true;
+    } catch (error) {
+      const reason = error instanceof CofferError ? error.message : 'request failed';
+      stderr.write(`Coffer daemon did not accept the stop request (${reason}); sending SIGTERM\n`);
+    }
+  }
+  if (!asked) {
+    // inspectDaemon verified that this pid is a coffer-daemon process.
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') {
+        throw new CofferError(
+          'DAEMON_UNAVAILABLE',
+          `Cannot signal the Coffer daemon (pid ${pid})`,
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+  }
+  // The daemon removes daemon.json (if still its own) before it exits: a dead pid is the end.
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  while (isProcessAlive(pid)) {
+    if (Date.now() >= deadline) {
+      throw new CofferError(
+        'DAEMON_UNAVAILABLE',
+        `The Coffer daemon (pid ${pid}) did not stop within ${timeoutSeconds} s`,
+        { hint: `see ${paths.daemonLog}; \`kill ${pid}\` ends it` },
+      );
+    }
+    await sleep(50);
+  }
+  stdout.write(`Coffer daemon stopped (pid ${pid})\n`);
+}
+
+export function registerDaemonCommands(program: Command, context: CliContext): void {
+  program
+    .command('start')
+    .description('start the Coffer daemon in the background and print its MCP endpoint')
+    .option('--timeout <seconds>', 'how long to wait for it to serve', parseSeconds, 15)
+    .action(async (options: { timeout: number }) => {
+      const daemon = await ensureDaemon(context.paths, {
+        env: context.env,
+        timeoutMs: options.timeout * 1000,
+      });
+      context.stdout.write(`${daemon.mcpUrl}\n`);
+      context.stderr.write(
+        daemon.spawned
+          ? `Coffer daemon started (pid ${daemon.pid}, port ${daemon.port})\n`
+          : `Coffer daemon already running (pid ${daemon.pid}, port ${daemon.port})\n`,
+      );
+    });
+
+  program
+    .command('stop')
+    .description('stop the Coffer daemon gracefully')
+    .option('--timeout <seconds>', 'how long to wait for it to exit', parseSeconds, 10)
+    .action((options: { timeout: number }) => stopDaemon(context, options.timeout));
+
+  program
+    .command('status')
+    .description('show whether the Coffer daemon runs, its pid, port, uptime and servers')
+    .option('--json', 'print the status as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const state = await inspectDaemon(context.paths);
+      if (state.state !== 'running') {
+        context.stdout.write(
+          options.json === true
+            ? `${JSON.stringify({ running: false, reason: notRunningReason(state) })}\n`
+            : `Coffer daemon: ${notRunningReason(state)}\n`,
+        );
+        throw new CliExit(ExitCode.UNAVAILABLE);
+      }
+      const api = createApiClient(state.info, { paths: context.paths, requestTimeoutMs: 10_000 });
+      const status = await api.get<Record<string, unknown>>('/status');
+      if (options.json === true) {
+        context.stdout.write(`${JSON.stringify({ running: true, ...status }, null, 2)}\n`);
+        return;
+      }
+      const uptime = typeof status['uptime_seconds'] === 'number' ? status['uptime_seconds'] : 0;
+      const lines = [
+        'Coffer daemon: running',
+        `  pid:      ${state.info.pid}`,
+        `  port:     ${state.info.port}`,
+        `  endpoint: ${state.info.mcpUrl}`,
+        `  uptime:   ${formatUptime(uptime)}`,
+      ];
+      const servers = describeServers(status['servers']);
+      if (servers !== undefined) lines.push(`  servers:  ${servers}`);
+      if (typeof status['sessions'] === 'number') lines.push(`  sessions: ${status['sessions']}`);
+      context.stdout.write(`${lines.join('\n')}\n`);
+    });
+
+  program
+    .command('daemon')
+    .description('run the Coffer daemon in the foreground (what `coffer start` runs)')
+    .action(() => {
+      // src/main.ts dispatches `coffer daemon` before the CLI is loaded; reaching this
+      // means the CLI was run without that entry point.
+      throw new CofferError('INTERNAL', '`coffer daemon` must be run through bin/coffer.js');
+    });
+}

@@ -1,0 +1,110 @@
+import { isCofferError, toCofferError, type ErrorCode } from '../domain/errors.js';
+
+/** Where the CLI writes: process.stdout/stderr, or a buffer in tests. */
+export interface OutputStream {
+  write(text: string): void;
+  readonly isTTY: boolean;
+}
+
+/**
+ * Exit codes of every `coffer` command, mapped from error codes once, here.
+ *
+ * | code | meaning                                   | error codes                                          |
+ * |------|-------------------------------------------|------------------------------------------------------|
+ * | 0    | success                                   |                                                      |
+ * | 1    | generic / internal failure                | INTERNAL, STORE_FAILURE                              |
+ * | 2    | bad input or usage                        | INVALID_INPUT, INVALID_SERVER_NAME, PAYLOAD_TOO_LARGE, command-line usage errors |
+ * | 3    | not found                                 | SERVER_NOT_FOUND, CAPABILITY_NOT_FOUND, NOT_FOUND, SECRET_NOT_FOUND |
+ * | 4    | conflict with the current state           | SERVER_EXISTS, DAEMON_ALREADY_RUNNING, SERVER_DISABLED, TOOL_DISABLED, PROMPT_DISABLED, RESOURCE_DISABLED |
+ * | 5    | daemon or upstream unavailable            | DAEMON_UNAVAILABLE, PORT_RANGE_EXHAUSTED, UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT |
+ * | 6    | not authorised                            | UNAUTHORIZED, FORBIDDEN, AUTH_REQUIRED               |
+ */
+export const ExitCode = {
+  OK: 0,
+  GENERIC: 1,
+  USAGE: 2,
+  NOT_FOUND: 3,
+  CONFLICT: 4,
+  UNAVAILABLE: 5,
+  AUTH: 6,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A Record over every ErrorCode: adding a code to the domain fails to compile until mapped. */
+export const exitCodeByErrorCode: Readonly<Record<ErrorCode, ExitCode>> = {
+  INTERNAL: ExitCode.GENERIC,
+  STORE_FAILURE: ExitCode.GENERIC,
+  INVALID_INPUT: ExitCode.USAGE,
+  INVALID_SERVER_NAME: ExitCode.USAGE,
+  PAYLOAD_TOO_LARGE: ExitCode.USAGE,
+  SERVER_NOT_FOUND: ExitCode.NOT_FOUND,
+  CAPABILITY_NOT_FOUND: ExitCode.NOT_FOUND,
+  NOT_FOUND: ExitCode.NOT_FOUND,
+  SECRET_NOT_FOUND: ExitCode.NOT_FOUND,
+  SERVER_EXISTS: ExitCode.CONFLICT,
+  DAEMON_ALREADY_RUNNING: ExitCode.CONFLICT,
+  SERVER_DISABLED: ExitCode.CONFLICT,
+  TOOL_DISABLED: ExitCode.CONFLICT,
+  PROMPT_DISABLED: ExitCode.CONFLICT,
+  RESOURCE_DISABLED: ExitCode.CONFLICT,
+  DAEMON_UNAVAILABLE: ExitCode.UNAVAILABLE,
+  PORT_RANGE_EXHAUSTED: ExitCode.UNAVAILABLE,
+  UPSTREAM_UNAVAILABLE: ExitCode.UNAVAILABLE,
+  UPSTREAM_TIMEOUT: ExitCode.UNAVAILABLE,
+  UNAUTHORIZED: ExitCode.AUTH,
+  FORBIDDEN: ExitCode.AUTH,
+  AUTH_REQUIRED: ExitCode.AUTH,
+};
+
+/**
+ * Ends a command with an exit code and no further message (the command already said
+ * what it had to, e.g. `coffer status` printing "not running").
+ */
+export class CliExit extends Error {
+  override readonly name = 'CliExit';
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CliExit) return error.exitCode;
+  return exitCodeByErrorCode[toCofferError(error).code];
+}
+
+/**
+ * One line: `coffer: <message> (<hint>)`. Errors that are not CofferErrors are shown as
+ * a generic internal error (their text may hold paths or secrets) unless COFFER_DEBUG
+ * is set, which prints the stack.
+ */
+export function formatError(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
+  const debug = env['COFFER_DEBUG'] !== undefined && env['COFFER_DEBUG'] !== '';
+  if (!isCofferError(error)) {
+    if (debug)
+      return `coffer: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    return 'coffer: internal error (rerun with COFFER_DEBUG=1 for details)';
+  }
+  // The daemon's traceId finds this request's lines in logs/coffer.log (`coffer logs`).
+  const traceId = error.data?.['traceId'];
+  const trace = typeof traceId === 'string' && traceId !== '' ? ` [trace ${traceId}]` : '';
+  const line = `coffer: ${error.userMessage}${trace}`;
+  if (debug && error.cause !== undefined) {
+    const cause =
+      error.cause instanceof Error
+        ? (error.cause.stack ?? error.cause.message)
+        : JSON.stringify(error.cause);
+    return `${line}\n  caused by: ${cause}`;
+  }
+  return line;
+}
+
+/** Prints the error (if it has something to say) and returns the exit code. */
+export function reportError(
+  stderr: OutputStream,
+  error: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
+  if (!(error instanceof CliExit)) stderr.write(`${formatError(error, env)}\n`);
+  return exitCodeFor(error);
+}

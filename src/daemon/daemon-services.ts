@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CofferPaths } from '../config/home.js';
+import type { Logger } from '../observability/logger.js';
+
+/**
+ * What the daemon's HTTP surface serves, built by the composition root
+ * (src/daemon/services.ts) once the port and token are known.
+ */
+export interface DaemonServices {
+  /**
+   * Serves an MCP Streamable HTTP request (`/mcp`: server undefined, aggregated;
+   * `/servers/<name>/mcp`: that server alone). Reads the body itself. Called only after
+   * the access guard passed.
+   */
+  handleMcp(req: IncomingMessage, res: ServerResponse, server: string | undefined): Promise<void>;
+  /** The REST API: receives every `/api/v1/*` request (full URL) the daemon does not answer itself. */
+  api: { fetch(request: Request): Response | Promise<Response> };
+  /** Merged into GET /api/v1/status (e.g. `{ servers: [...] }`). */
+  status(): Record<string, unknown>;
+  /** Closes sessions and upstreams; bounded by the daemon's shutdown timeout. */
+  close(): Promise<void>;
+}
+
+export interface DaemonServicesContext {
+  readonly paths: CofferPaths;
+  readonly logger: Logger;
+  readonly port: number;
+  readonly token: string;
+}
+
+export type CreateServices = (context: DaemonServicesContext) => Promise<DaemonServices>;

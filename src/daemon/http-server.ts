@@ -1,0 +1,171 @@
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from '../observability/logger.js';
+import {
+  newSpanId,
+  newTraceContext,
+  runWithTrace,
+  type TraceContext,
+} from '../observability/trace-context.js';
+import { checkAccess } from './access-guard.js';
+import type { DaemonApi } from './daemon-api.js';
+import type { DaemonServices } from './daemon-services.js';
+import { errorResponseFor, sendError, sendJson } from './error-response.js';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface DaemonRouterOptions {
+  readonly port: number;
+  readonly token: string;
+  readonly logger: Logger;
+  readonly services: Pick<DaemonServices, 'handleMcp'>;
+  /** The daemon's API app (daemon routes first, then services.api). */
+  readonly api: DaemonApi;
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const SERVER_MCP_PATH = /^\/servers\/([^/]+)\/mcp$/;
+
+/** Continues the caller's W3C trace when it sent one (e.g. the shim), else starts one. */
+function traceFor(req: IncomingMessage): TraceContext {
+  const header = req.headers.traceparent;
+  const match = typeof header === 'string' ? TRACEPARENT.exec(header.trim()) : null;
+  const traceId = match?.[1];
+  return traceId !== undefined && !/^0+$/.test(traceId)
+    ? { traceId, spanId: newSpanId() }
+    : newTraceContext();
+}
+
+function pathnameOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  return query === -1 ? raw : raw.slice(0, query);
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Routes of the daemon (DESIGN.md §2): GET /healthz is open; everything else passes the
+ * access guard first, then
+ *   /mcp, /servers/<name>/mcp → services.handleMcp (node req/res)
+ *   /api/v1, /api/v1/*        → the API app (hono, via @hono/node-server)
+ *   anything else             → 404 JSON
+ */
+export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler {
+  const { logger, services } = options;
+  const apiListener = getRequestListener((request, env) => options.api.fetch(request, env), {
+    overrideGlobalObjects: false,
+    errorHandler: (error) => {
+      logger.error({ err: error }, 'API request failed');
+      const { status, body } = errorResponseFor(error);
+      return Response.json(body, { status });
+    },
+  });
+
+  const serveMcp = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    server: string | undefined,
+  ): void => {
+    services.handleMcp(req, res, server).catch((error: unknown) => {
+      logger.error({ err: error, server }, 'MCP request failed');
+      if (!res.headersSent) {
+        const { status, body } = errorResponseFor(error);
+        sendJson(res, status, body);
+      } else {
+        res.destroy();
+      }
+    });
+  };
+
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    const method = req.method ?? 'GET';
+    const path = pathnameOf(req.url);
+
+    if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
+      sendJson(res, 200, { ok: true });
+      return;
+    }
+
+    const access = checkAccess(req, options);
+    if (!access.ok) {
+      logger.warn({ method, path, status: access.status }, access.message);
+      sendError(
+        res,
+        access.status,
+        access.code,
+        access.message,
+        access.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {},
+      );
+      return;
+    }
+
+    if (path === '/mcp') {
+      serveMcp(req, res, undefined);
+      return;
+    }
+    const serverMatch = SERVER_MCP_PATH.exec(path);
+    if (serverMatch?.[1] !== undefined) {
+      const name = decodeSegment(serverMatch[1]);
+      if (name === undefined) sendError(res, 400, 'INVALID_INPUT', 'Malformed server name in path');
+      else serveMcp(req, res, name);
+      return;
+    }
+    if (path === '/api/v1' || path.startsWith('/api/v1/')) {
+      apiListener(req, res).catch((error: unknown) => {
+        logger.error({ err: error }, 'API request failed');
+        if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
+        else res.destroy();
+      });
+      return;
+    }
+    sendError(res, 404, 'NOT_FOUND', `No route for ${method} ${path}`);
+  };
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    runWithTrace(traceFor(req), () => {
+      res.once('finish', () => {
+        logger.debug(
+          {
+            method: req.method,
+            path: pathnameOf(req.url),
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          },
+          'http request',
+        );
+      });
+      try {
+        route(req, res);
+      } catch (error) {
+        logger.error({ err: error }, 'request routing failed');
+        if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
+        else res.destroy();
+      }
+    });
+  };
+}
+
+/**
+ * The daemon's node:http server. It is bound before the services exist; until `serve`
+ * installs the router every request is answered 503 (and /healthz is not yet ok).
+ */
+export function createDaemonServer(): { server: Server; serve(handler: RequestHandler): void } {
+  let handler: RequestHandler = (_req, res) => {
+    sendError(res, 503, 'DAEMON_UNAVAILABLE', 'The Coffer daemon is starting');
+  };
+  const server = createServer((req, res) => handler(req, res));
+  return {
+    server,
+    serve(next) {
+      handler = next;
+    },
+  };
+}

@@ -1,0 +1,219 @@
+import { closeSync, fchmodSync, openSync } from 'node:fs';
+import type { CofferPaths } from '../config/home.js';
+import { ensurePrivateDir } from '../config/private-files.js';
+import {
+  DAEMON_FILE_VERSION,
+  daemonInfoFromRecord,
+  type DaemonInfo,
+  type DaemonRecord,
+} from '../discovery/daemon-record.js';
+import { inspectDaemon } from '../discovery/inspect-daemon.js';
+import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js';
+import { CofferError } from '../domain/errors.js';
+import { systemClock, type Clock } from '../domain/ports.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createDaemonApi } from './daemon-api.js';
+import { generateToken, removeOwnDaemonFile, writeDaemonFile } from './daemon-file.js';
+import type { CreateServices, DaemonServices } from './daemon-services.js';
+import { createDaemonRouter, createDaemonServer } from './http-server.js';
+import { bindFirstFreePort } from './port-binding.js';
+import type { PortRange } from './port-range.js';
+import { createShutdown, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './shutdown.js';
+
+export interface RunDaemonOptions {
+  readonly paths: CofferPaths;
+  readonly portRange: PortRange;
+  readonly createServices: CreateServices;
+  /** Defaults to a pino logger writing logs/coffer.log. */
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** Recorded as daemon.json `binary_path`; defaults to this installation's bin/coffer.js. */
+  readonly binaryPath?: string;
+  /** Upper bound for services.close() on shutdown. Default 5 s. */
+  readonly shutdownTimeoutMs?: number;
+  /**
+   * True (the `coffer daemon` process): handle SIGTERM/SIGINT and uncaught errors, and
+   * exit once stopped. False (in-process tests): only `stop()` stops it.
+   */
+  readonly ownProcess?: boolean;
+}
+
+export interface DaemonHandle {
+  readonly info: DaemonInfo;
+  /** Graceful shutdown; resolves once daemon.json is removed. */
+  stop(reason?: string): Promise<void>;
+  /** Resolves when the daemon has stopped, for whatever reason. */
+  readonly stopped: Promise<void>;
+}
+
+/** Home 0700, logs 0700, log file 0600 (pino would create it with the umask's mode). */
+function preparePrivateHome(paths: CofferPaths): void {
+  ensurePrivateDir(paths.home);
+  ensurePrivateDir(paths.logsDir);
+  const fd = openSync(paths.daemonLog, 'a', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function refuseIfAlreadyRunning(paths: CofferPaths): Promise<void> {
+  const found = await inspectDaemon(paths);
+  if (found.state === 'running' && found.record.pid !== process.pid) {
+    throw new CofferError(
+      'DAEMON_ALREADY_RUNNING',
+      `A Coffer daemon is already running for ${paths.home} (pid ${found.record.pid}, port ${found.record.port})`,
+      { hint: 'stop it with `coffer stop` first' },
+    );
+  }
+}
+
+function flushLogger(logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      logger.flush(() => resolve());
+    } catch {
+      resolve();
+    }
+    setTimeout(resolve, 500).unref();
+  });
+}
+
+/**
+ * Runs the daemon: ensure home → bind port → create services → write daemon.json →
+ * serve. Shutdown (SIGTERM, SIGINT, POST /api/v1/daemon/stop): stop accepting,
+ * services.close() (bounded), remove daemon.json, exit 0.
+ */
+export async function runDaemon(options: RunDaemonOptions): Promise<DaemonHandle> {
+  const { paths } = options;
+  const clock = options.clock ?? systemClock;
+  const ownProcess = options.ownProcess ?? false;
+
+  preparePrivateHome(paths);
+  const logger = options.logger ?? createLogger({ destination: paths.daemonLog });
+  try {
+    return await startDaemon(options, logger, clock, ownProcess);
+  } catch (error) {
+    logger.error({ err: error }, 'daemon failed to start');
+    await flushLogger(logger);
+    throw error;
+  }
+}
+
+async function startDaemon(
+  options: RunDaemonOptions,
+  logger: Logger,
+  clock: Clock,
+  ownProcess: boolean,
+): Promise<DaemonHandle> {
+  const { paths } = options;
+  await refuseIfAlreadyRunning(paths);
+
+  const daemonServer = createDaemonServer();
+  const { server } = daemonServer;
+  server.on('clientError', (error, socket) => {
+    logger.debug({ err: error }, 'http client error');
+    socket.destroy();
+  });
+  const port = await bindFirstFreePort(server, options.portRange);
+  const token = generateToken();
+  const startedAt = clock.now();
+
+  let services: DaemonServices;
+  try {
+    services = await options.createServices({ paths, logger, port, token });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+
+  const record: DaemonRecord = {
+    version: DAEMON_FILE_VERSION,
+    pid: process.pid,
+    port,
+    token,
+    started_at: startedAt.toISOString(),
+    binary_path: options.binaryPath ?? defaultBinaryPath(),
+  };
+  const info = daemonInfoFromRecord(record);
+
+  const shutdown = createShutdown({
+    server,
+    logger,
+    timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    closeServices: () => services.close(),
+    removeDaemonFile: () => {
+      removeOwnDaemonFile(paths, token);
+    },
+  });
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => {
+    resolveStopped = resolve;
+  });
+  let exitCode = 0;
+  const stop = async (reason = 'stop requested'): Promise<void> => {
+    await shutdown(reason);
+    resolveStopped();
+    if (ownProcess) {
+      await flushLogger(logger);
+      process.exit(exitCode);
+    }
+  };
+
+  const status = (): Record<string, unknown> => {
+    let servicesStatus: Record<string, unknown>;
+    try {
+      servicesStatus = services.status();
+    } catch (error) {
+      logger.error({ err: error }, 'services.status() failed');
+      servicesStatus = { status_error: 'services status unavailable' };
+    }
+    return {
+      ...servicesStatus,
+      version: packageVersion(),
+      pid: process.pid,
+      port,
+      started_at: record.started_at,
+      uptime_seconds: Math.max(0, Math.floor((clock.now().getTime() - startedAt.getTime()) / 1000)),
+      mcp_url: info.mcpUrl,
+    };
+  };
+
+  const api = createDaemonApi({
+    status,
+    requestStop: (reason) => void stop(reason),
+    forward: (request) => services.api.fetch(request),
+    logger,
+  });
+
+  if (ownProcess) {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      logger.info({ signal }, 'signal received');
+      void stop(signal);
+    };
+    // SIGHUP reaches only a foreground daemon whose terminal closed: stop cleanly too.
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
+    process.on('uncaughtException', (error) => {
+      logger.fatal({ err: error }, 'uncaught exception: shutting down');
+      process.stderr.write(`coffer: daemon crashed: ${error.stack ?? error.message}\n`);
+      exitCode = 1;
+      void stop('uncaught exception');
+    });
+    process.on('unhandledRejection', (reason) => {
+      logger.error({ err: reason }, 'unhandled promise rejection');
+    });
+  }
+
+  try {
+    writeDaemonFile(paths, record);
+  } catch (error) {
+    await shutdown('could not write daemon.json');
+    throw error;
+  }
+  daemonServer.serve(createDaemonRouter({ port, token, logger, services, api }));
+  logger.info({ port, mcpUrl: info.mcpUrl }, 'daemon listening');
+
+  return { info, stop, stopped };
+}

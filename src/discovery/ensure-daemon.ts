@@ -1,0 +1,213 @@
+import { spawn } from 'node:child_process';
+import { closeSync, fchmodSync, fstatSync, openSync, readSync, renameSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import type { CofferPaths } from '../config/home.js';
+import { ensurePrivateDir } from '../config/private-files.js';
+import { CofferError } from '../domain/errors.js';
+import type { DaemonInfo } from './daemon-record.js';
+import { inspectDaemon } from './inspect-daemon.js';
+import { defaultBinaryPath } from './package-info.js';
+
+export interface EnsureDaemonOptions {
+  /** The `bin/coffer.js` to run as `node <binaryPath> daemon`; defaults to this installation's. */
+  readonly binaryPath?: string;
+  /** Environment of a spawned daemon (COFFER_HOME is always set to `paths.home`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Upper bound for waiting on the lock plus starting the daemon. Default 15 s. */
+  readonly timeoutMs?: number;
+}
+
+export interface EnsuredDaemon extends DaemonInfo {
+  /** True when this call started the daemon. */
+  readonly spawned: boolean;
+}
+
+export const DEFAULT_ENSURE_TIMEOUT_MS = 15_000;
+/** A lock whose holder stopped refreshing it for this long is taken over. */
+const LOCK_STALE_MS = 5_000;
+const POLL_MS = 50;
+
+/** Where a spawned daemon's stdout/stderr go (its structured log is logs/coffer.log). */
+export function daemonStdioLogPath(paths: CofferPaths): string {
+  return join(paths.logsDir, 'daemon-stdio.log');
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function timedOut(what: string, paths: CofferPaths): CofferError {
+  return new CofferError('DAEMON_UNAVAILABLE', `Timed out ${what}`, {
+    hint: `see ${paths.daemonLog} and ${daemonStdioLogPath(paths)}`,
+  });
+}
+
+/** `daemon.lock` must exist for proper-lockfile (it resolves the real path). */
+function ensureLockFile(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+}
+
+/**
+ * Moves an unreadable daemon.json aside (`daemon.json.bak-<timestamp>`) so it can be
+ * looked at later; called under the lock only.
+ */
+export function backUpDaemonFile(paths: CofferPaths, now: Date = new Date()): string | undefined {
+  const backup = `${paths.daemonFile}.bak-${now.toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    renameSync(paths.daemonFile, backup);
+    return backup;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+type LockOutcome =
+  | { readonly kind: 'locked'; readonly release: () => Promise<void> }
+  | { readonly kind: 'found'; readonly info: DaemonInfo };
+
+/**
+ * Takes `daemon.lock`, retrying with backoff until the deadline. While waiting, another
+ * process may finish spawning: then its daemon is returned and no lock is taken.
+ */
+async function lockOrFind(paths: CofferPaths, deadline: number): Promise<LockOutcome> {
+  let delay = 25;
+  for (;;) {
+    try {
+      const release = await lockfile.lock(paths.lockFile, {
+        stale: LOCK_STALE_MS,
+        retries: 0,
+        // A lost lock (e.g. the event loop stalled for > stale) must not throw from a
+        // timer: at worst two spawns race, and the second daemon refuses to start.
+        onCompromised: () => undefined,
+      });
+      return { kind: 'locked', release };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
+        throw new CofferError('DAEMON_UNAVAILABLE', `Cannot lock ${paths.lockFile}`, {
+          hint: 'check the permissions of your Coffer home',
+          cause: error,
+        });
+      }
+    }
+    const found = await inspectDaemon(paths);
+    if (found.state === 'running') return { kind: 'found', info: found.info };
+    if (Date.now() >= deadline)
+      throw timedOut('waiting for another process to start the daemon', paths);
+    await sleep(delay);
+    delay = Math.min(delay * 2, 250);
+  }
+}
+
+/** The last non-empty line a failed daemon wrote, starting at `offset` of its stdio log. */
+function lastLogLine(path: string, offset: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    const start = Math.max(offset, size - 8_192);
+    const buffer = Buffer.alloc(Math.max(0, size - start));
+    readSync(fd, buffer, 0, buffer.length, start);
+    const lines = buffer
+      .toString('utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    const last = lines.at(-1);
+    return last?.replace(/^coffer: /, '');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Starts `node <binaryPath> daemon` detached, then waits until it serves. */
+async function spawnDaemon(
+  paths: CofferPaths,
+  options: EnsureDaemonOptions,
+  deadline: number,
+): Promise<DaemonInfo> {
+  ensurePrivateDir(paths.logsDir);
+  const stdioLog = daemonStdioLogPath(paths);
+  const fd = openSync(stdioLog, 'a', 0o600);
+  let offset: number;
+  let child;
+  try {
+    fchmodSync(fd, 0o600);
+    offset = fstatSync(fd).size;
+    child = spawn(process.execPath, [options.binaryPath ?? defaultBinaryPath(), 'daemon'], {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: { ...(options.env ?? process.env), COFFER_HOME: paths.home },
+      cwd: homedir(),
+      windowsHide: true,
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let spawnError: Error | undefined;
+  child.once('exit', (code, signal) => {
+    exit = { code, signal };
+  });
+  child.once('error', (error) => {
+    spawnError = error;
+  });
+  child.unref();
+
+  for (;;) {
+    const found = await inspectDaemon(paths);
+    if (found.state === 'running') return found.info;
+    if (spawnError !== undefined) {
+      throw new CofferError('DAEMON_UNAVAILABLE', 'Could not start the Coffer daemon', {
+        hint: spawnError.message,
+        cause: spawnError,
+      });
+    }
+    if (exit !== undefined) {
+      const how = exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
+      // The daemon's last line is `coffer: <message> (<hint>)`: keep its hint as ours.
+      const reason = lastLogLine(stdioLog, offset);
+      const split = reason === undefined ? undefined : /^(.*?) \(([^()]*)\)$/.exec(reason);
+      const message = split?.[1] ?? reason;
+      const hint = split?.[2];
+      throw new CofferError(
+        'DAEMON_UNAVAILABLE',
+        `The Coffer daemon exited (${how}) before serving${message === undefined ? '' : `: ${message}`}`,
+        { hint: hint === undefined ? `see ${stdioLog}` : `${hint}; see ${stdioLog}` },
+      );
+    }
+    if (Date.now() >= deadline) throw timedOut('waiting for the Coffer daemon to start', paths);
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Finds the daemon of this home or starts one (research notes' discovery sequence):
+ * missing, invalid (backed up), dead pid, pid of another program, TCP refused → spawn;
+ * else connect. Spawns are serialised across processes by `daemon.lock`, and the state
+ * is checked again once the lock is held.
+ */
+export async function ensureDaemon(
+  paths: CofferPaths,
+  options: EnsureDaemonOptions = {},
+): Promise<EnsuredDaemon> {
+  const first = await inspectDaemon(paths);
+  if (first.state === 'running') return { ...first.info, spawned: false };
+
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_ENSURE_TIMEOUT_MS);
+  ensurePrivateDir(paths.home);
+  ensureLockFile(paths.lockFile);
+  const outcome = await lockOrFind(paths, deadline);
+  if (outcome.kind === 'found') return { ...outcome.info, spawned: false };
+  try {
+    const again = await inspectDaemon(paths);
+    if (again.state === 'running') return { ...again.info, spawned: false };
+    if (again.state === 'invalid') backUpDaemonFile(paths);
+    const info = await spawnDaemon(paths, options, deadline);
+    return { ...info, spawned: true };
+  } finally {
+    await outcome.release().catch(() => undefined);
+  }
+}
