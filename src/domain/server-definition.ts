@@ -14,14 +14,18 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const serverName = z.string().superRefine((name, ctx) => {
   const problem = serverNameProblem(name);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `invalid server name: ${problem}` });
+  if (problem !== undefined)
+    ctx.addIssue({ code: 'custom', message: `invalid server name: ${problem}` });
 });
 
 const envMap = z.record(
   z.string().regex(ENV_NAME, 'environment variable names are letters, digits and "_"'),
   z.string(),
 );
-const headerMap = z.record(z.string().regex(HEADER_NAME, 'not a valid HTTP header name'), z.string());
+const headerMap = z.record(
+  z.string().regex(HEADER_NAME, 'not a valid HTTP header name'),
+  z.string(),
+);
 
 export const serverDefinitionSchema = z
   .object({
@@ -42,18 +46,34 @@ export const serverDefinitionSchema = z
   .superRefine((def, ctx) => {
     if (def.transport === 'stdio') {
       if (def.command === undefined)
-        ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['command'],
+          message: 'a stdio server needs a command',
+        });
       if (def.url !== undefined)
         ctx.addIssue({ code: 'custom', path: ['url'], message: 'a stdio server has no url' });
       return;
     }
     if (def.url === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: `a ${def.transport} server needs a url` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: `a ${def.transport} server needs a url`,
+      });
     } else if (!isHttpUrl(def.url)) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an http:// or https:// URL' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: 'url must be an http:// or https:// URL',
+      });
     }
     if (def.command !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['command'], message: `a ${def.transport} server has no command` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['command'],
+        message: `a ${def.transport} server has no command`,
+      });
   });
 
 export type ServerDefinitionInput = z.input<typeof serverDefinitionSchema>;

@@ -1,0 +1,31 @@
+import type {
+  ActivityRepository,
+  ActivitySink,
+  CapabilityCatalog,
+  Clock,
+  PreferenceRepository,
+  SecretStore,
+  ServerRepository,
+  SessionNotifier,
+} from '../domain/ports.js';
+import type { Logger } from '../observability/logger.js';
+
+/**
+ * What the REST API needs, as domain ports only: the daemon (composition root) wires
+ * the store, the gateway's catalog and notifier in; the API never sees SQL or sessions.
+ */
+export interface ApiServices {
+  readonly servers: ServerRepository;
+  readonly preferences: PreferenceRepository;
+  readonly catalog: CapabilityCatalog;
+  readonly notifier: SessionNotifier;
+  readonly clock: Clock;
+  /** Where the causes of INTERNAL errors go; silent when absent (tests). */
+  readonly logger?: Logger;
+  /** Read side of the activity log (GET /activity); the route answers 404 when absent. */
+  readonly activity?: ActivityRepository;
+  /** Where admin actions are recorded; not recorded when absent (tests of other routes). */
+  readonly audit?: ActivitySink;
+  /** The keychain (or its fallback); the /secrets routes answer 404 when absent. */
+  readonly secrets?: SecretStore;
+}

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { recordAdmin, toggleKey } from './admin-audit.js';
+import type { ApiServices } from './api-services.js';
+import { parseInput, readJsonBody } from './parse-request.js';
+import { toggleCapabilitiesSchema } from './request-schemas.js';
+import { requireServer } from './server-lookup.js';
+
+/**
+ * /servers/:name/{capabilities,refresh,test}: the admin view of what a server offers.
+ * Lists are live (ADR-004); only the enabled flags are stored, through preferences.
+ */
+export function capabilityRoutes(services: ApiServices): Hono {
+  const { servers, preferences, catalog, notifier } = services;
+  const app = new Hono();
+
+  app.get('/servers/:name/capabilities', async (c) => {
+    const name = c.req.param('name');
+    await requireServer(servers, name);
+    return c.json(await catalog.capabilities(name));
+  });
+
+  // `coffer mcp refresh`: drop every cached list and connection of the server (sessions
+  // included), then list again so the caller sees what is there now.
+  app.post('/servers/:name/refresh', async (c) => {
+    const name = c.req.param('name');
+    await requireServer(servers, name);
+    await catalog.refresh(name);
+    recordAdmin(services, c, { action: 'server.refresh', server: name });
+    return c.json(await catalog.capabilities(name, { refresh: true }));
+  });
+
+  app.post('/servers/:name/test', async (c) => {
+    const name = c.req.param('name');
+    await requireServer(servers, name);
+    return c.json(await catalog.testConnection(name));
+  });
+
+  app.post('/servers/:name/capabilities', async (c) => {
+    const name = c.req.param('name');
+    const toggle = parseInput(toggleCapabilitiesSchema, await readJsonBody(c));
+    await requireServer(servers, name);
+    const changed = await preferences.setEnabled(name, toggle.type, toggle.keys, toggle.enabled);
+    notifier.capabilitiesChanged(name);
+    recordAdmin(services, c, {
+      action: `capability.${toggle.enabled ? 'enable' : 'disable'}`,
+      server: name,
+      key: toggleKey(toggle.type, toggle.keys),
+    });
+    return c.json({ changed });
+  });
+
+  return app;
+}

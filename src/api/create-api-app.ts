@@ -1,0 +1,38 @@
+import { Hono } from 'hono';
+import { CofferError } from '../domain/errors.js';
+import { silentLogger } from '../observability/logger.js';
+import { activityRoutes } from './activity-routes.js';
+import type { ApiServices } from './api-services.js';
+import { capabilityRoutes } from './capability-routes.js';
+import { errorResponse } from './error-response.js';
+import { requestContext } from './request-context.js';
+import { secretRoutes } from './secret-routes.js';
+import { serverRoutes } from './server-routes.js';
+
+export const API_BASE_PATH = '/api/v1';
+
+/**
+ * The REST admin API under /api/v1. Bodies are capped at MAX_BODY_BYTES where they are
+ * read (parse-request.ts). Authentication, Host and Origin checks belong to the HTTP
+ * server that mounts this app; here every route assumes a trusted caller.
+ */
+export function createApiApp(services: ApiServices): Hono {
+  const logger = services.logger ?? silentLogger();
+  const app = new Hono().basePath(API_BASE_PATH);
+  app.use(requestContext());
+  app.route('/', serverRoutes(services));
+  app.route('/', capabilityRoutes(services));
+  app.route('/', secretRoutes(services));
+  app.route('/', activityRoutes(services));
+  // A route of its own rather than notFound(): it keeps answering JSON when the daemon
+  // mounts this app inside its own, whose notFound would otherwise win.
+  app.all('*', (c) =>
+    errorResponse(
+      c,
+      new CofferError('NOT_FOUND', `No such API route: ${c.req.method} ${c.req.path}`),
+      logger,
+    ),
+  );
+  app.onError((error, c) => errorResponse(c, error, logger));
+  return app;
+}

@@ -1,0 +1,135 @@
+import { Hono } from 'hono';
+import { CofferError } from '../domain/errors.js';
+import type { SecretRef, SecretStore } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import { recordAdmin } from './admin-audit.js';
+import type { ApiServices } from './api-services.js';
+import { parseSecretInput, parseSecretPath, readSecretBody } from './secret-schemas.js';
+import { requireServer } from './server-lookup.js';
+
+/** One row of GET /secrets: names and state, never a value. */
+export interface SecretView extends SecretRef {
+  /** A value is stored in the keychain (or the fallback file). */
+  readonly stored: boolean;
+  /** The server's definition names it (secret_env / secret_headers). */
+  readonly referenced: boolean;
+}
+
+const keyOf = (ref: SecretRef): string => `${ref.server}/${ref.kind}/${ref.name}`;
+
+function referencedBy(record: ServerRecord): SecretRef[] {
+  const server = record.name;
+  return [
+    ...record.secret_env.map((name) => ({ server, kind: 'env' as const, name })),
+    ...record.secret_headers.map((name) => ({ server, kind: 'header' as const, name })),
+  ];
+}
+
+/** Every stored secret; where the keychain cannot be searched, the referenced ones found by name. */
+async function storedKeys(
+  store: SecretStore,
+  referenced: readonly SecretRef[],
+  services: ApiServices,
+): Promise<Set<string>> {
+  try {
+    return new Set((await store.list()).map(keyOf));
+  } catch (error) {
+    services.logger?.warn(
+      { err: error },
+      'the secret store cannot list; checking names one by one',
+    );
+    const found = await Promise.all(
+      referenced.map(async (ref) => (await store.get(ref)) !== undefined),
+    );
+    return new Set(referenced.filter((_, index) => found[index]).map(keyOf));
+  }
+}
+
+async function listSecrets(services: ApiServices, store: SecretStore, server: string | undefined) {
+  const records = await services.servers.list();
+  const referenced = records.flatMap(referencedBy);
+  const stored = await storedKeys(store, referenced, services);
+  const rows = new Map<string, SecretView>();
+  for (const ref of referenced)
+    rows.set(keyOf(ref), { ...ref, stored: stored.has(keyOf(ref)), referenced: true });
+  for (const key of stored) {
+    if (rows.has(key)) continue;
+    const [refServer = '', kind = 'env', name = ''] = key.split('/');
+    rows.set(key, {
+      server: refServer,
+      kind: kind as SecretRef['kind'],
+      name,
+      stored: true,
+      referenced: false,
+    });
+  }
+  return [...rows.values()]
+    .filter((row) => server === undefined || row.server === server)
+    .sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+}
+
+/** A secret set for a server is one it uses: add the name to its definition if missing. */
+async function ensureReferenced(services: ApiServices, record: ServerRecord, ref: SecretRef) {
+  const field = ref.kind === 'env' ? 'secret_env' : 'secret_headers';
+  if (record[field].includes(ref.name)) return;
+  await services.servers.update(record.name, { [field]: [...record[field], ref.name] });
+  services.notifier.serversChanged();
+}
+
+/**
+ * /secrets: set, list (names only) and remove the secrets servers reference. A value
+ * comes in once, goes to the SecretStore, and is never answered, logged nor recorded.
+ * Live connections of the server are closed after a change, so the next call starts
+ * the upstream with the new value.
+ */
+export function secretRoutes(services: ApiServices): Hono {
+  const app = new Hono();
+  const store = (): SecretStore => {
+    if (services.secrets === undefined)
+      throw new CofferError('NOT_FOUND', 'This daemon keeps no secrets');
+    return services.secrets;
+  };
+
+  app.get('/secrets', async (c) => {
+    const secrets = store();
+    const server = c.req.query('server');
+    const backend = await secrets.backend();
+    return c.json({ store: backend, secrets: await listSecrets(services, secrets, server) });
+  });
+
+  app.post('/secrets', async (c) => {
+    const { value, ...ref } = parseSecretInput(await readSecretBody(c.req.text()));
+    const record = await requireServer(services.servers, ref.server);
+    await store().set(ref, value);
+    await ensureReferenced(services, record, ref);
+    await services.catalog.forget(ref.server);
+    recordAdmin(services, c, {
+      action: 'secret.set',
+      server: ref.server,
+      key: `${ref.kind}/${ref.name}`,
+    });
+    return c.body(null, 204);
+  });
+
+  app.delete('/secrets/:server/:kind/:name', async (c) => {
+    const ref = parseSecretPath(c.req.param('server'), c.req.param('kind'), c.req.param('name'));
+    if (!(await store().delete(ref)))
+      throw new CofferError(
+        'SECRET_NOT_FOUND',
+        `No ${ref.kind} secret "${ref.name}" is stored for "${ref.server}"`,
+        {
+          hint: 'see `coffer secrets list`',
+        },
+      );
+    if ((await services.servers.get(ref.server)) !== undefined)
+      await services.catalog.forget(ref.server);
+    recordAdmin(services, c, {
+      action: 'secret.remove',
+      server: ref.server,
+      key: `${ref.kind}/${ref.name}`,
+    });
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import type { ServerRecord } from '../domain/server-definition.js';
+import { recordAdmin } from './admin-audit.js';
+import type { ApiServices } from './api-services.js';
+import { parseInput, readJsonBody } from './parse-request.js';
+import { createServerSchema, patchServerSchema } from './request-schemas.js';
+import { requireServer } from './server-lookup.js';
+import { checkPatched, toServerPatch } from './server-patch.js';
+import { toServerView } from './server-view.js';
+
+/**
+ * /servers: the registered servers. Every change tells live sessions (serversChanged);
+ * a change that can make a live connection wrong (patch, remove, disable) first closes
+ * what is connected to that server, so nothing keeps using the old definition.
+ */
+export function serverRoutes(services: ApiServices): Hono {
+  const { servers, catalog, notifier } = services;
+  const app = new Hono();
+  const view = (record: ServerRecord) => toServerView(record, catalog);
+
+  app.get('/servers', async (c) => {
+    const records = await servers.list();
+    return c.json({ servers: records.map(view) });
+  });
+
+  app.post('/servers', async (c) => {
+    const definition = parseInput(createServerSchema, await readJsonBody(c));
+    const record = await servers.create(definition);
+    notifier.serversChanged();
+    recordAdmin(services, c, { action: 'server.add', server: record.name });
+    return c.json({ server: view(record) }, 201);
+  });
+
+  app.get('/servers/:name', async (c) => {
+    const record = await requireServer(servers, c.req.param('name'));
+    return c.json({ server: view(record) });
+  });
+
+  app.patch('/servers/:name', async (c) => {
+    const name = c.req.param('name');
+    const changes = toServerPatch(parseInput(patchServerSchema, await readJsonBody(c)));
+    checkPatched(await requireServer(servers, name), changes);
+    const record = await servers.update(name, changes);
+    await catalog.forget(name);
+    notifier.serversChanged();
+    recordAdmin(services, c, { action: 'server.update', server: name });
+    return c.json({ server: view(record) });
+  });
+
+  app.delete('/servers/:name', async (c) => {
+    const name = c.req.param('name');
+    await servers.remove(name);
+    await catalog.forget(name);
+    notifier.serversChanged();
+    recordAdmin(services, c, { action: 'server.remove', server: name });
+    return c.body(null, 204);
+  });
+
+  for (const enabled of [true, false]) {
+    app.post(`/servers/:name/${enabled ? 'enable' : 'disable'}`, async (c) => {
+      const name = c.req.param('name');
+      const record = await servers.update(name, { enabled });
+      if (!enabled) await catalog.forget(name);
+      notifier.serversChanged();
+      recordAdmin(services, c, {
+        action: `server.${enabled ? 'enable' : 'disable'}`,
+        server: name,
+      });
+      return c.json({ server: view(record) });
+    });
+  }
+
+  return app;
+}

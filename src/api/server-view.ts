@@ -1,0 +1,47 @@
+import type { CapabilityCatalog, ServerStatus } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+
+/**
+ * A server as the API shows it. Env and header values are shown: secrets never live
+ * there (they are keychain entries named in secret_env / secret_headers). Fields are
+ * listed one by one so nothing the store adds later leaks onto the wire by accident.
+ */
+export interface ServerView {
+  readonly id: number;
+  readonly name: string;
+  readonly transport: ServerRecord['transport'];
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly secret_env: readonly string[];
+  readonly secret_headers: readonly string[];
+  readonly enabled: boolean;
+  readonly auto_enable_new_capabilities: boolean;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly status: ServerStatus;
+}
+
+export function toServerView(record: ServerRecord, catalog: CapabilityCatalog): ServerView {
+  return {
+    id: record.id,
+    name: record.name,
+    transport: record.transport,
+    ...(record.command === undefined ? {} : { command: record.command }),
+    args: record.args,
+    env: record.env,
+    ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
+    ...(record.url === undefined ? {} : { url: record.url }),
+    headers: record.headers,
+    secret_env: record.secret_env,
+    secret_headers: record.secret_headers,
+    enabled: record.enabled,
+    auto_enable_new_capabilities: record.auto_enable_new_capabilities,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    status: catalog.status(record.name),
+  };
+}

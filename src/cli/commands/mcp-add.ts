@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
+import { describeTarget, type ServerView } from '../render/server-table.js';
+import { readAddSecrets, type AddSecretFlags } from './mcp-add-secrets.js';
+import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
+
+interface AddFlags extends AddSecretFlags {
+  env: string[];
+  header: string[];
+  cwd?: string;
+  url?: string;
+  transport?: string;
+}
+
+/** `coffer mcp add <name> -- <command> [args…]` or `coffer mcp add <name> --url <url>`. */
+export function registerMcpAdd(mcp: Command, context: CliContext): void {
+  mcp
+    .command('add')
+    .description('register an MCP server: a local command (after --) or a remote --url')
+    .argument('<name>', 'the server name: a-z, 0-9, "_" and "-", at most 32 characters')
+    .argument('[command...]', 'the command and its arguments (put -- before them)')
+    .option(
+      '--env <NAME=value>',
+      'environment variable for a local server (repeatable)',
+      collect,
+      [],
+    )
+    .option('--cwd <dir>', 'working directory for a local server')
+    .option('--url <url>', 'the URL of a remote server (Streamable HTTP or SSE)')
+    .option('--transport <http|sse>', 'the protocol of a remote server (default http)')
+    .option('--header <"Name: value">', 'HTTP header for a remote server (repeatable)', collect, [])
+    .option('--secret-env <NAME>', 'env var whose value goes to the keychain', collect, [])
+    .option('--secret-header <Name>', 'header whose value goes to the keychain', collect, [])
+    .option('--from-stdin', 'read secret values from stdin (one line each), not a prompt')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  coffer mcp add files -- npx -y @modelcontextprotocol/server-filesystem ~/notes\n' +
+        '  coffer mcp add docs --url https://example.com/mcp --header "X-Team: blue"\n',
+    )
+    .action(async (name: string, command: string[], flags: AddFlags) => {
+      const options: AddOptions = {
+        env: flags.env,
+        header: flags.header,
+        ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+        ...(flags.url === undefined ? {} : { url: flags.url }),
+        ...(flags.transport === undefined ? {} : { transport: flags.transport }),
+      };
+      const secrets = await readAddSecrets(context, buildDefinition(name, command, options), flags);
+      const api = await context.api();
+      const { server } = await api.post<{ server: ServerView }>('/servers', secrets.definition);
+      await secrets.store(api);
+      context.stdout.write(
+        `Added server "${server.name}" (${server.transport}: ${describeTarget(server)})\n`,
+      );
+    });
+}

@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
+import { registerMcpAdd } from './mcp-add.js';
+import { registerMcpInspect } from './mcp-inspect.js';
+import { registerMcpList } from './mcp-list.js';
+import { registerMcpToggle } from './mcp-toggle.js';
+
+/**
+ * `coffer mcp …`: manage the registered MCP servers. Every subcommand checks its input
+ * locally first (no daemon is started for a typo), then talks to the daemon's REST API
+ * only, which checks again.
+ */
+export function registerMcpCommands(program: Command, context: CliContext): void {
+  const mcp = program
+    .command('mcp')
+    .description('add, list, inspect and switch the MCP servers Coffer serves');
+  registerMcpAdd(mcp, context);
+  registerMcpList(mcp, context);
+  registerMcpToggle(mcp, context);
+  registerMcpInspect(mcp, context);
+}

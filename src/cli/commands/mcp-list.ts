@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import { CofferError } from '../../domain/errors.js';
+import type { ServerCapabilities } from '../../domain/ports.js';
+import type { ApiClient } from '../api-client.js';
+import type { CliContext } from '../cli-context.js';
+import { renderCapabilityTree, type TreeCapabilities } from '../render/capability-tree.js';
+import { colorsFor } from '../render/colors.js';
+import { renderServerDetails, renderServerTable, type ServerView } from '../render/server-table.js';
+import { checkName } from './mcp-input.js';
+
+export function serverPath(name: string, rest = ''): string {
+  return `/servers/${encodeURIComponent(name)}${rest}`;
+}
+
+/** One server's lists; a failure is shown under that server and does not end the listing. */
+async function treeOf(api: ApiClient, name: string): Promise<TreeCapabilities> {
+  try {
+    const capabilities = await api.get<ServerCapabilities>(serverPath(name, '/capabilities'));
+    return { ok: true, capabilities };
+  } catch (error) {
+    if (error instanceof CofferError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+async function printTree(
+  context: CliContext,
+  api: ApiClient,
+  servers: ServerView[],
+  json: boolean,
+) {
+  const trees = await Promise.all(servers.map((server) => treeOf(api, server.name)));
+  if (json) {
+    const entries = servers.map((server, index) => {
+      const tree = trees[index];
+      return tree?.ok === true
+        ? { ...server, capabilities: tree.capabilities }
+        : { ...server, capabilities_error: tree?.message ?? 'unknown' };
+    });
+    context.stdout.write(`${JSON.stringify({ servers: entries }, null, 2)}\n`);
+    return;
+  }
+  const colors = colorsFor(context.stdout, context.env);
+  const blocks = servers.map((server, index) =>
+    renderCapabilityTree(server, trees[index] ?? { ok: false, message: 'unknown' }, colors),
+  );
+  context.stdout.write(blocks.join('\n'));
+}
+
+/** `coffer mcp list [--tree] [--json]` and `coffer mcp show <name> [--json]`. */
+export function registerMcpList(mcp: Command, context: CliContext): void {
+  mcp
+    .command('list')
+    .description('list the registered servers, their state and capability counts')
+    .option('--tree', 'show each server with its tools, prompts and resources')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (options: { tree?: boolean; json?: boolean }) => {
+      const api = await context.api();
+      const { servers } = await api.get<{ servers: ServerView[] }>('/servers');
+      const json = options.json === true;
+      if (options.tree === true) {
+        await printTree(context, api, servers, json);
+      } else if (json) {
+        context.stdout.write(`${JSON.stringify({ servers }, null, 2)}\n`);
+      } else if (servers.length === 0) {
+        context.stdout.write(
+          'No servers yet. Add one with `coffer mcp add <name> -- <command>`.\n',
+        );
+      } else {
+        context.stdout.write(renderServerTable(servers, colorsFor(context.stdout, context.env)));
+      }
+    });
+
+  mcp
+    .command('show')
+    .description("show one server's definition and state")
+    .argument('<name>', 'the server name')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      checkName(name);
+      const api = await context.api();
+      const { server } = await api.get<{ server: ServerView }>(serverPath(name));
+      if (options.json === true) {
+        context.stdout.write(`${JSON.stringify({ server }, null, 2)}\n`);
+        return;
+      }
+      context.stdout.write(renderServerDetails(server, colorsFor(context.stdout, context.env)));
+    });
+}

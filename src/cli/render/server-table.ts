@@ -1,0 +1,87 @@
+import Table from 'cli-table3';
+import type { ServerState, ServerStatus } from '../../domain/ports.js';
+import type { ServerRecord } from '../../domain/server-definition.js';
+import type { Colors } from './colors.js';
+
+/** A server as GET /api/v1/servers shows it. */
+export type ServerView = ServerRecord & { readonly status: ServerStatus };
+
+function stateCell(state: ServerState, colors: Colors): string {
+  switch (state) {
+    case 'running':
+      return colors.green(state);
+    case 'error':
+    case 'crash-loop':
+      return colors.red(state);
+    case 'disabled':
+      return colors.dim(state);
+    case 'idle':
+      return state;
+  }
+}
+
+function count(status: ServerStatus, kind: 'tools' | 'prompts' | 'resources'): string {
+  // null: never listed yet. Shown as "-", not 0: unknown is not empty (ADR-004).
+  return status.counts === null ? '-' : String(status.counts[kind]);
+}
+
+/** `coffer mcp list`: one row per server. */
+export function renderServerTable(servers: readonly ServerView[], colors: Colors): string {
+  const table = new Table({
+    head: ['name', 'transport', 'enabled', 'state', 'tools', 'prompts', 'resources'].map((h) =>
+      colors.bold(h),
+    ),
+    // cli-table3 colours headers and borders itself; colours are ours to decide.
+    style: { head: [], border: [] },
+    colAligns: ['left', 'left', 'left', 'left', 'right', 'right', 'right'],
+  });
+  for (const server of servers) {
+    table.push([
+      server.name,
+      server.transport,
+      server.enabled ? 'yes' : colors.dim('no'),
+      stateCell(server.status.state, colors),
+      count(server.status, 'tools'),
+      count(server.status, 'prompts'),
+      count(server.status, 'resources'),
+    ]);
+  }
+  return `${table.toString()}\n`;
+}
+
+/** What the server runs or dials, on one line. */
+export function describeTarget(server: ServerRecord): string {
+  if (server.transport === 'stdio') return [server.command ?? '', ...server.args].join(' ');
+  return server.url ?? '';
+}
+
+/** `coffer mcp show`: the definition and status as aligned "key: value" lines. */
+export function renderServerDetails(server: ServerView, colors: Colors): string {
+  const rows: [string, string][] = [
+    ['name', colors.bold(server.name)],
+    ['transport', server.transport],
+    [server.transport === 'stdio' ? 'command' : 'url', describeTarget(server)],
+  ];
+  if (server.cwd !== undefined) rows.push(['cwd', server.cwd]);
+  for (const [key, value] of Object.entries(server.env)) rows.push(['env', `${key}=${value}`]);
+  for (const [key, value] of Object.entries(server.headers))
+    rows.push(['header', `${key}: ${value}`]);
+  for (const key of server.secret_env) rows.push(['secret env', `${key} (keychain)`]);
+  for (const key of server.secret_headers) rows.push(['secret header', `${key} (keychain)`]);
+  rows.push(
+    ['enabled', server.enabled ? 'yes' : 'no'],
+    ['auto-enable', server.auto_enable_new_capabilities ? 'new capabilities on' : 'off'],
+    ['state', stateCell(server.status.state, colors)],
+  );
+  const counts = server.status.counts;
+  if (counts !== null)
+    rows.push([
+      'capabilities',
+      `${counts.tools} tools, ${counts.prompts} prompts, ${counts.resources} resources`,
+    ]);
+  const error = server.status.last_error;
+  if (error !== null)
+    rows.push(['last error', colors.red(`${error.code}: ${error.message} (${error.at})`)]);
+  const width = Math.max(...rows.map(([key]) => key.length));
+  return rows.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${value}\n`).join('');
+}

@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+export const COFFER_BIN = join(root, 'bin', 'coffer.js');
+export const FIXTURE = join(root, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliHarness {
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Unique per harness: put it on fixture command lines to find their processes later. */
+  readonly marker: string;
+  run(...args: string[]): Promise<RunResult>;
+  /** `coffer stop`, then removes the home. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * A temporary Coffer home and a port block of its own (19000–19999, 10 ports), so
+ * e2e runs never meet the user's daemon nor each other's.
+ */
+export function createCliHarness(): CliHarness {
+  const home = mkdtempSync(join(tmpdir(), 'coffer-e2e-cli-'));
+  const first = 19_000 + Math.floor(Math.random() * 100) * 10;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    COFFER_HOME: home,
+    COFFER_PORT_RANGE: `${first}-${first + 9}`,
+    NO_COLOR: '1',
+  };
+  delete env['FORCE_COLOR'];
+  delete env['COFFER_DEBUG'];
+  const marker = `e2e-${home.slice(-6).toLowerCase()}`;
+  const run = (...args: string[]): Promise<RunResult> =>
+    new Promise((done) => {
+      execFile(
+        process.execPath,
+        [COFFER_BIN, ...args],
+        { env, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+          done({ code, stdout, stderr });
+        },
+      );
+    });
+  let closed = false;
+  return {
+    home,
+    env,
+    marker,
+    run,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      if (existsSync(join(home, 'daemon.json'))) await run('stop');
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Pids of live processes whose command line contains `marker` (Linux /proc). */
+export function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(marker)) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+/** The one line a failed command must print: `coffer: …`, nothing else. */
+export function oneErrorLine(result: RunResult): string {
+  const lines = result.stderr.trimEnd().split('\n');
+  if (lines.length !== 1 || !lines[0]?.startsWith('coffer: '))
+    throw new Error(`expected one "coffer: …" line on stderr, got:\n${result.stderr}`);
+  return lines[0];
+}

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/cli/output.js';
+import { createCliHarness, oneErrorLine, type CliHarness } from './cli-harness.js';
+
+/**
+ * Bad input ends with one `coffer: …` line, a non-zero exit code, and no daemon started
+ * (it is refused locally). Only the duplicate needs the daemon to tell.
+ */
+let cli: CliHarness;
+beforeAll(() => {
+  cli = createCliHarness();
+});
+afterAll(async () => {
+  await cli.close();
+});
+
+const refusedLocally: [string, string[], RegExp][] = [
+  ['a bad name', ['mcp', 'add', 'Bad_Name', '--', 'node'], /Invalid server name "Bad_Name"/],
+  ['a name with "__"', ['mcp', 'add', 'a__b', '--', 'node'], /must not contain "__"/],
+  ['a name too long', ['mcp', 'add', 'x'.repeat(33), '--', 'node'], /limit is 32/],
+  ['a missing command', ['mcp', 'add', 'files'], /Missing the command to run for "files"/],
+  [
+    'both --url and a command',
+    ['mcp', 'add', 'files', '--url', 'http://127.0.0.1:9/mcp', '--', 'node'],
+    /either --url or a command/,
+  ],
+  ['a malformed URL', ['mcp', 'add', 'files', '--url', 'not a url'], /Invalid --url "not a url"/],
+  ['a non-http URL', ['mcp', 'add', 'files', '--url', 'ftp://h/x'], /http:\/\/ or https:\/\//],
+  [
+    'an unknown transport',
+    ['mcp', 'add', 'files', '--url', 'http://h/', '--transport', 'ws'],
+    /Invalid --transport "ws"/,
+  ],
+  ['--env without =', ['mcp', 'add', 'files', '--env', 'TOKEN', '--', 'node'], /--env "TOKEN"/],
+  [
+    'a bad --env name',
+    ['mcp', 'add', 'files', '--env', 'MY-VAR=1', '--', 'node'],
+    /Invalid --env name "MY-VAR"/,
+  ],
+  [
+    '--header without a colon',
+    ['mcp', 'add', 'files', '--url', 'http://h/', '--header', 'X-Team blue'],
+    /--header "X-Team blue": expected "Name: value"/,
+  ],
+  [
+    'a bad --header name',
+    ['mcp', 'add', 'files', '--url', 'http://h/', '--header', 'X Team: blue'],
+    /Invalid --header name "X Team"/,
+  ],
+  [
+    '--env on a remote server',
+    ['mcp', 'add', 'files', '--url', 'http://h/', '--env', 'A=1'],
+    /apply to local \(stdio\) servers/,
+  ],
+  [
+    '--header on a local server',
+    ['mcp', 'add', 'files', '--header', 'A: 1', '--', 'node'],
+    /apply to --url servers/,
+  ],
+  ['show with a bad name', ['mcp', 'show', 'NO'], /Invalid server name "NO"/],
+  ['remove with a bad name', ['mcp', 'remove', 'no!'], /Invalid server name/],
+  ['enable with a bad name', ['mcp', 'enable', 'no_'], /must not end with "_"/],
+  ['an empty --tool', ['mcp', 'disable', 'files', '--tool', ''], /empty --tool/],
+  ['refresh with a bad name', ['mcp', 'refresh', 'x__y'], /must not contain "__"/],
+  ['test with a bad name', ['mcp', 'test', 'A'], /Invalid server name "A"/],
+];
+
+describe('bad input refused before any daemon starts', () => {
+  it.each(refusedLocally)('refuses %s', async (_label, args, message) => {
+    const result = await cli.run(...args);
+    expect(result.code).toBe(ExitCode.USAGE);
+    expect(oneErrorLine(result)).toMatch(message);
+    expect(result.stdout).toBe('');
+    expect(existsSync(join(cli.home, 'daemon.json'))).toBe(false);
+  });
+});
+
+describe('input only the daemon can judge', () => {
+  it('refuses a duplicate name (exit 4) and keeps the first definition', async () => {
+    const first = await cli.run('mcp', 'add', 'files', '--', 'node', 'first.js');
+    expect(first.code).toBe(0);
+    const duplicate = await cli.run('mcp', 'add', 'files', '--', 'node', 'second.js');
+    expect(duplicate.code).toBe(ExitCode.CONFLICT);
+    expect(oneErrorLine(duplicate)).toMatch(/"files" already exists.*coffer mcp remove files/);
+    const list = await cli.run('mcp', 'list', '--json');
+    const { servers } = JSON.parse(list.stdout) as { servers: { name: string; args: string[] }[] };
+    expect(servers.map((s) => [s.name, s.args])).toEqual([['files', ['first.js']]]);
+  });
+
+  it('wrote nothing for any refused input', async () => {
+    const list = await cli.run('mcp', 'list', '--json');
+    expect(list.code).toBe(0);
+    const { servers } = JSON.parse(list.stdout) as { servers: { name: string }[] };
+    expect(servers.map((s) => s.name)).toEqual(['files']);
+  });
+});

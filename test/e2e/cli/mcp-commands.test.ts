@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/cli/output.js';
+import {
+  createCliHarness,
+  FIXTURE,
+  oneErrorLine,
+  processesWith,
+  type CliHarness,
+} from './cli-harness.js';
+
+/**
+ * Every `coffer mcp` command against the real daemon and the fixture MCP server, in the
+ * order a user would run them. Tests in this file share one daemon and build on each
+ * other's state.
+ */
+let cli: CliHarness;
+beforeAll(() => {
+  cli = createCliHarness();
+});
+afterAll(async () => {
+  await cli.close();
+  // `coffer stop` must take the upstream processes with it.
+  expect(processesWith(cli.marker)).toEqual([]);
+});
+
+interface ServerJson {
+  name: string;
+  transport: string;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  enabled: boolean;
+  status: { state: string };
+}
+
+async function servers(): Promise<ServerJson[]> {
+  const result = await cli.run('mcp', 'list', '--json');
+  expect(result.code).toBe(0);
+  return (JSON.parse(result.stdout) as { servers: ServerJson[] }).servers;
+}
+
+async function ok(...args: string[]): Promise<string> {
+  const result = await cli.run(...args);
+  expect(result.stderr, `coffer ${args.join(' ')}`).toBe('');
+  expect(result.code, `coffer ${args.join(' ')}`).toBe(0);
+  return result.stdout;
+}
+
+describe('coffer mcp', () => {
+  it('list says there is nothing yet', async () => {
+    expect(await ok('mcp', 'list')).toMatch(/No servers yet/);
+    expect(await servers()).toEqual([]);
+  });
+
+  it('add registers a local server with --env and --cwd', async () => {
+    const out = await ok(
+      'mcp',
+      'add',
+      'fake',
+      '--env',
+      'FIXTURE_MODE=e2e',
+      '--env',
+      'EMPTY=',
+      '--cwd',
+      '/tmp',
+      '--',
+      'node',
+      FIXTURE,
+      '--scenario',
+      'basic',
+      '--name',
+      cli.marker,
+    );
+    expect(out).toBe(
+      `Added server "fake" (stdio: node ${FIXTURE} --scenario basic --name ${cli.marker})\n`,
+    );
+    const [fake] = await servers();
+    expect(fake).toMatchObject({
+      name: 'fake',
+      transport: 'stdio',
+      command: 'node',
+      args: [FIXTURE, '--scenario', 'basic', '--name', cli.marker],
+      env: { FIXTURE_MODE: 'e2e', EMPTY: '' },
+      cwd: '/tmp',
+      enabled: true,
+    });
+  });
+
+  it('add registers remote servers with --url, --transport and --header', async () => {
+    await ok(
+      'mcp',
+      'add',
+      'remote',
+      '--url',
+      'http://127.0.0.1:9/mcp',
+      '--header',
+      'X-Team: blue',
+      '--header',
+      'X-Empty:',
+    );
+    await ok('mcp', 'add', 'legacy', '--url', 'http://127.0.0.1:9/sse', '--transport', 'sse');
+    const byName = new Map((await servers()).map((s) => [s.name, s]));
+    expect(byName.get('remote')).toMatchObject({
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: { 'X-Team': 'blue', 'X-Empty': '' },
+    });
+    expect(byName.get('legacy')).toMatchObject({ transport: 'sse', url: 'http://127.0.0.1:9/sse' });
+  });
+
+  it('list shows a table with every server', async () => {
+    const out = await ok('mcp', 'list');
+    expect(out).toMatch(/name\s*│\s*transport\s*│\s*enabled\s*│\s*state\s*│\s*tools/);
+    expect(out).toMatch(/fake\s*│\s*stdio\s*│\s*yes/);
+    expect(out).toMatch(/remote\s*│\s*http\s*│\s*yes/);
+    expect(out).toMatch(/legacy\s*│\s*sse/);
+  });
+
+  it('show prints one server, and --json its record', async () => {
+    const out = await ok('mcp', 'show', 'remote');
+    expect(out).toMatch(/^name:\s+remote$/m);
+    expect(out).toMatch(/^url:\s+http:\/\/127\.0\.0\.1:9\/mcp$/m);
+    expect(out).toMatch(/^header:\s+X-Team: blue$/m);
+    const json = JSON.parse(await ok('mcp', 'show', 'fake', '--json')) as { server: ServerJson };
+    expect(json.server).toMatchObject({ name: 'fake', cwd: '/tmp' });
+  });
+
+  it('test connects afresh and reports counts', async () => {
+    expect(await ok('mcp', 'test', 'fake')).toMatch(
+      /^"fake" answered in \d+ ms: \d+ tools, 1 prompt, 1 resource\n$/,
+    );
+  });
+
+  it('test of an unreachable server fails with exit 5 and one line', async () => {
+    const result = await cli.run('mcp', 'test', 'remote');
+    expect(result.code).toBe(ExitCode.UNAVAILABLE);
+    expect(oneErrorLine(result)).toMatch(/Connection test of "remote" failed/);
+  });
+
+  it('refresh lists the capabilities again', async () => {
+    expect(await ok('mcp', 'refresh', 'fake')).toMatch(
+      /^Refreshed "fake": \d+ tools, 1 prompt, 1 resource, 1 resource template\n$/,
+    );
+  });
+
+  it('list --tree shows the capabilities under each server', async () => {
+    const out = await ok('mcp', 'list', '--tree');
+    expect(out).toMatch(/^fake \(stdio, enabled, \w+\)$/m);
+    expect(out).toMatch(/^│ {2}├─ echo$/m);
+    expect(out).toMatch(/greeting/);
+    expect(out).toMatch(/fixture:\/\/static\/hello\.txt/);
+    expect(out).toMatch(/fixture:\/\/items\/\{id\}/);
+    // An unreachable server says so instead of looking empty.
+    expect(out).toMatch(/remote \(http[^]*could not load/);
+  });
+
+  it('disable --tool/--prompt/--resource switches single capabilities off', async () => {
+    const out = await ok(
+      'mcp',
+      'disable',
+      'fake',
+      '--tool',
+      'echo',
+      '--tool',
+      'fail',
+      '--prompt',
+      'greeting',
+      '--resource',
+      'fixture://static/hello.txt',
+      '--resource',
+      'fixture://items/{id}',
+    );
+    expect(out.trimEnd().split('\n')).toEqual([
+      'Disabled tools "echo", "fail" on "fake"',
+      'Disabled prompt "greeting" on "fake"',
+      'Disabled resource "fixture://static/hello.txt" on "fake"',
+      'Disabled resource template "fixture://items/{id}" on "fake"',
+    ]);
+    const tree = await ok('mcp', 'list', '--tree');
+    expect(tree).toMatch(/echo \(disabled\)/);
+    expect(tree).toMatch(/fail \(disabled\)/);
+    expect(tree).toMatch(/greeting \(disabled\)/);
+    expect(tree).toMatch(/fixture:\/\/static\/hello\.txt \(disabled\)/);
+    expect(tree).toMatch(/fixture:\/\/items\/\{id\} \(disabled\)/);
+    expect(tree).toMatch(/^│ {2}├─ progress$/m);
+  });
+
+  it('enable --tool switches one back on', async () => {
+    expect(await ok('mcp', 'enable', 'fake', '--tool', 'echo')).toBe(
+      'Enabled tool "echo" on "fake"\n',
+    );
+    const json = JSON.parse(await ok('mcp', 'list', '--tree', '--json')) as {
+      servers: {
+        name: string;
+        capabilities?: { tools: { items: { key: string; enabled: boolean }[] } };
+      }[];
+    };
+    const tools = json.servers.find((s) => s.name === 'fake')?.capabilities?.tools.items ?? [];
+    expect(tools.find((t) => t.key === 'echo')?.enabled).toBe(true);
+    expect(tools.find((t) => t.key === 'fail')?.enabled).toBe(false);
+  });
+
+  it('disable and enable switch a whole server', async () => {
+    expect(await ok('mcp', 'disable', 'fake')).toBe('Disabled server "fake"\n');
+    expect((await servers()).find((s) => s.name === 'fake')?.enabled).toBe(false);
+    expect(await ok('mcp', 'enable', 'fake')).toBe('Enabled server "fake"\n');
+    expect((await servers()).find((s) => s.name === 'fake')?.enabled).toBe(true);
+  });
+
+  it('remove unregisters a server', async () => {
+    expect(await ok('mcp', 'remove', 'legacy')).toBe('Removed server "legacy"\n');
+    expect((await servers()).map((s) => s.name)).toEqual(['fake', 'remote']);
+  });
+
+  it.each([
+    ['show', ['mcp', 'show', 'legacy']],
+    ['remove', ['mcp', 'remove', 'legacy']],
+    ['enable', ['mcp', 'enable', 'legacy']],
+    ['disable', ['mcp', 'disable', 'legacy']],
+    ['disable --tool', ['mcp', 'disable', 'legacy', '--tool', 'echo']],
+    ['refresh', ['mcp', 'refresh', 'legacy']],
+    ['test', ['mcp', 'test', 'legacy']],
+  ])('%s of an unknown server fails with exit 3 and one line', async (_label, args) => {
+    const result = await cli.run(...args);
+    expect(result.code).toBe(ExitCode.NOT_FOUND);
+    expect(oneErrorLine(result)).toMatch(/No server named "legacy".*coffer mcp list/);
+  });
+});
