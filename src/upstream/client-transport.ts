@@ -1,10 +1,9 @@
-import type { Readable } from 'node:stream';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
+import { StdioProcessTransport } from './stdio-process-transport.js';
 
 export interface TransportOptions {
   /** Where the upstream's stderr goes; drained so a chatty child never blocks. */
@@ -12,6 +11,9 @@ export interface TransportOptions {
   /** Extra env / headers resolved at connect time (secrets); never stored. */
   readonly extraEnv?: Readonly<Record<string, string>>;
   readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** A stdio upstream's process started / ended (for the orphan sweep's records). */
+  readonly onSpawn?: (pid: number) => void;
+  readonly onExit?: (pid: number) => void;
 }
 
 /** Builds the SDK client transport for one server definition. */
@@ -32,23 +34,18 @@ export function createClientTransport(
 }
 
 function stdioTransport(definition: ServerDefinition, options: TransportOptions): Transport {
-  const transport = new StdioClientTransport({
+  // Size-bounded, and shared with the other processes of this server (one per session).
+  const log =
+    options.stderrLogPath === undefined ? undefined : sharedRotatingFile(options.stderrLogPath);
+  return new StdioProcessTransport({
     command: definition.command ?? '',
     args: definition.args,
     env: { ...definition.env, ...options.extraEnv },
     ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
-    stderr: 'pipe',
+    ...(log === undefined ? {} : { onStderr: (chunk: Buffer) => log.write(chunk) }),
+    ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+    ...(options.onExit === undefined ? {} : { onExit: options.onExit }),
   });
-  const stderr = transport.stderr as Readable | null;
-  if (stderr !== null) {
-    if (options.stderrLogPath === undefined) stderr.resume();
-    else {
-      // Size-bounded, and shared with the other processes of this server (one per session).
-      const log = sharedRotatingFile(options.stderrLogPath);
-      stderr.on('data', (chunk: Buffer) => log.write(chunk));
-    }
-  }
-  return transport;
 }
 
 function withHeaders(init: RequestInit | undefined, headers: Record<string, string>): RequestInit {

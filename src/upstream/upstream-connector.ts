@@ -19,6 +19,18 @@ export interface UpstreamConnectorOptions {
   readonly resolveSecrets?: (
     definition: ServerDefinition,
   ) => Promise<Pick<TransportOptions, 'extraEnv' | 'extraHeaders'>>;
+  /** Records each stdio upstream process for the orphan sweep. */
+  readonly processes?: ProcessTracker;
+}
+
+export interface ProcessTracker {
+  spawned(entry: {
+    pid: number;
+    server: string;
+    commandLine: string;
+    sessionId: string | null;
+  }): void;
+  exited(pid: number): void;
 }
 
 /** Spawns or dials upstreams through the official SDK client transports. */
@@ -31,9 +43,23 @@ export class SdkUpstreamConnector implements UpstreamConnector {
   ): Promise<UpstreamConnection> {
     const secrets = (await this.options.resolveSecrets?.(definition)) ?? {};
     const logPath = this.options.stderrLogPath?.(definition.name);
+    const processes = this.options.processes;
+    const commandLine = [definition.command ?? '', ...definition.args].join(' ');
     const transport = createClientTransport(definition, {
       ...secrets,
       ...(logPath === undefined ? {} : { stderrLogPath: logPath }),
+      ...(processes === undefined
+        ? {}
+        : {
+            onSpawn: (pid: number) =>
+              processes.spawned({
+                pid,
+                server: definition.name,
+                commandLine,
+                sessionId: context.sessionId,
+              }),
+            onExit: (pid: number) => processes.exited(pid),
+          }),
     });
     return SdkUpstreamConnection.open({
       server: definition.name,

@@ -1,0 +1,115 @@
+import { upstreamLogPath } from '../config/home.js';
+import { readSettings } from '../config/settings.js';
+import { createApiApp } from '../api/index.js';
+import { createSecretResolver, createSecretStore } from '../credentials/index.js';
+import { packageVersion } from '../discovery/package-info.js';
+import { systemClock, type SessionNotifier } from '../domain/ports.js';
+import { AdminCatalog } from '../gateway/admin-catalog.js';
+import { Gateway } from '../gateway/gateway.js';
+import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
+import { ServerStates } from '../gateway/server-states.js';
+import { sharedRotatingFile } from '../observability/rotating-file.js';
+import { createRepositories, openDatabase } from '../store/index.js';
+import { sweepOrphans } from '../upstream/orphan-sweep.js';
+import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
+import { trackProcesses } from './process-records.js';
+import { RegistrySnapshot } from './registry-snapshot.js';
+import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
+import type { CreateServices } from './daemon-services.js';
+
+/**
+ * The composition root: store → upstream connector → gateway → API. The only place
+ * that knows every implementation; each layer sees only the ports it needs.
+ */
+export const createServices: CreateServices = async ({ paths, logger }) => {
+  const settings = readSettings();
+  const clock = systemClock;
+  const store = await openDatabase(paths.database, { logger });
+  const repositories = createRepositories(store, clock);
+  const activity = new ActivityWriter({
+    ...activitySettingsFromEnv(),
+    repository: repositories.activity,
+    clock,
+    logger,
+  });
+  await activity.start();
+  const secrets = createSecretStore({ paths, logger });
+  const states = new ServerStates(clock);
+  const version = packageVersion();
+  // Before any upstream starts: end what a killed predecessor left running.
+  await sweepOrphans(repositories.upstreamProcesses, logger);
+  const connector = new SdkUpstreamConnector({
+    clientInfo: { name: 'coffer', version },
+    requestTimeoutMs: settings.requestTimeoutMs,
+    ...(settings.maxTotalTimeoutMs === undefined
+      ? {}
+      : { maxTotalTimeoutMs: settings.maxTotalTimeoutMs }),
+    stderrLogPath: (server) => upstreamLogPath(paths, server),
+    resolveSecrets: createSecretResolver(secrets),
+    processes: trackProcesses(repositories.upstreamProcesses, logger),
+  });
+
+  const registry = new RegistrySnapshot(repositories.servers);
+  await registry.all();
+
+  const gateway = new Gateway({
+    serverInfo: { name: 'coffer', version },
+    connector,
+    preferences: repositories.preferences,
+    activity,
+    states,
+    clock,
+    logger,
+    listTtlMs: settings.listTtlMs,
+    listTimeoutMs: settings.listTimeoutMs,
+    enabledServers: (only) => registry.enabled(only),
+    upstreamLog: (server, params) => {
+      const line = JSON.stringify({ time: clock.now().toISOString(), ...params }) + '\n';
+      sharedRotatingFile(upstreamLogPath(paths, server)).write(line);
+    },
+    logFailure: (method, error) => logger.warn({ err: error, method }, 'request failed'),
+  });
+  const catalog = new AdminCatalog({
+    servers: repositories.servers,
+    preferences: repositories.preferences,
+    connector,
+    states,
+    gateway,
+    listTimeoutMs: settings.listTimeoutMs,
+  });
+  const notifier: SessionNotifier = {
+    capabilitiesChanged: (server) => gateway.capabilitiesChanged(server),
+    serversChanged: () => {
+      registry.invalidate();
+      gateway.serversChanged();
+    },
+  };
+  const api = createApiApp({
+    ...repositories,
+    catalog,
+    notifier,
+    clock,
+    logger,
+    audit: activity,
+    secrets,
+  });
+
+  return {
+    handleMcp: createMcpEndpoint(gateway),
+    api,
+    status: () => ({
+      sessions: gateway.size,
+      servers: registry.latest().map((server) => ({
+        name: server.name,
+        enabled: server.enabled,
+        state: states.status(server.name).state,
+      })),
+    }),
+    close: async () => {
+      await gateway.closeAll();
+      await catalog.close();
+      await activity.close();
+      await store.close();
+    },
+  };
+};
