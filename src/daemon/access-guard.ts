@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * The access guard of every endpoint but GET /healthz (DESIGN.md §3, Security):
- * - Host must name the loopback listener (127.0.0.1:PORT, localhost:PORT, [::1]:PORT)
+ * - Host must name a loopback host (127.0.0.1, localhost, [::1]; any port)
  *   and Origin, when sent, must be a loopback http origin: anything else is a DNS
  *   rebinding attempt from a web page → 403 FORBIDDEN;
  * - `Authorization: Bearer <token>` must carry the daemon's token, compared in constant
@@ -31,10 +31,13 @@ export interface GuardedRequest {
 const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const QUERY_TOKEN_PARAMS = ['token', 'access_token'];
 
-export function isAllowedHost(host: string | undefined, port: number): boolean {
+export function isAllowedHost(host: string | undefined, _port: number): boolean {
   if (host === undefined) return false;
   const value = host.trim().toLowerCase();
-  return [...LOOPBACK_HOSTNAMES].some((name) => value === `${name}:${port}`);
+  // DNS rebinding shows as a foreign host NAME; the port is not part of that attack, and a
+  // loopback proxy in front of the daemon (tests, debugging) keeps its own port.
+  const match = /^(\[::1\]|[^:]+)(?::(\d{1,5}))?$/.exec(value);
+  return match?.[1] !== undefined && LOOPBACK_HOSTNAMES.has(match[1]);
 }
 
 /** `http://` + a loopback host (any port); `null`, https and other hosts are refused. */
