@@ -8,6 +8,7 @@ import { newTraceContext, runWithTrace } from '../observability/trace-context.js
 import type { GatewayContext } from './gateway-context.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { InflightRequests } from './inflight-requests.js';
+import { LogRelay } from './log-relay.js';
 import { RequestRouter } from './request-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import { SessionCatalog } from './session-catalog.js';
@@ -53,6 +54,7 @@ export class Session {
   private readonly catalog: SessionCatalog;
   private readonly router: RequestRouter;
   private readonly inflight = new InflightRequests();
+  private readonly logs: LogRelay;
   private closed = false;
 
   readonly scope: SessionScope;
@@ -68,6 +70,7 @@ export class Session {
       capabilities: scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities,
       debouncedNotificationMethods: LIST_CHANGED,
     });
+    this.logs = new LogRelay(this.server, scope.kind === 'single');
     this.pool = new UpstreamPool(
       context.connector,
       (name) => ({
@@ -75,7 +78,10 @@ export class Session {
         sessionId: this.transport.sessionId ?? null,
         peer: createUpstreamPeer(name, this.server, namespace, {
           invalidate: (server) => this.catalog.invalidate(server),
-          log: (server, params) => context.upstreamLog(server, params),
+          log: (server, params) => {
+            context.upstreamLog(server, params);
+            this.logs.forward(params, this.inflight.latest(server));
+          },
           relatedRequest: (server) => this.inflight.latest(server),
         }),
       }),
