@@ -1,0 +1,91 @@
+import { cofferPaths } from '../config/home.js';
+import { packageVersion } from '../discovery/package-info.js';
+import { createDaemonAgent } from './daemon-http.js';
+import { createLocator } from './daemon-locator.js';
+import { SHIM_ERROR_CODE, errorResponse } from './json-rpc.js';
+import { LineReader } from './line-reader.js';
+import { Relay } from './relay.js';
+import { openShimLog, type ShimLog } from './shim-log.js';
+import { mcpPath, parseShimArgs } from './shim-options.js';
+
+/**
+ * `coffer shim`: an agent's MCP server on stdin/stdout, relaying every message to the
+ * daemon's /mcp. stdout carries MCP and nothing else; the story goes to logs/shim.log.
+ * Resolves with the exit code once the client is gone and the daemon session is ended.
+ */
+
+/** Once closed, anything still holding the event loop (a spawn in progress) is cut off. */
+const EXIT_GRACE_MS = 2_000;
+/** stdin ended: answers to requests already sent may still arrive this long. */
+const DRAIN_ON_EOF_MS = 5_000;
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+export async function runShim(args: readonly string[]): Promise<number> {
+  const parsed = parseShimArgs(args);
+  if (!parsed.ok) {
+    process.stderr.write(`coffer shim: ${parsed.message}\n`);
+    return 2;
+  }
+  process.title = 'coffer-shim';
+  const paths = cofferPaths();
+  const log = openShimLog(paths);
+  process.on('uncaughtExceptionMonitor', (error) =>
+    log.error('uncaught exception', { err: error }),
+  );
+  log.info('shim started', { version: packageVersion(), lean: parsed.options.lean });
+
+  const agent = createDaemonAgent();
+  const relay = new Relay({
+    write: writeLine,
+    log,
+    daemon: { discover: createLocator(paths, log), agent, path: mcpPath(parsed.options) },
+  });
+  const reason = await clientGone(relay, log);
+  log.info('client gone, ending the daemon session', { reason });
+  process.stdin.destroy();
+  // A signal means stop now; an ended stdin lets answers already asked for arrive.
+  await relay.close(reason === 'stdin closed' ? DRAIN_ON_EOF_MS : 0);
+  agent.destroy();
+  log.info('shim exiting');
+  log.close();
+  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+  return 0;
+}
+
+function writeLine(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/**
+ * Feeds stdin to the relay until the client goes away. The SDK's StdioServerTransport
+ * never reports stdin ending, which is why this watches the stream itself.
+ */
+function clientGone(relay: Relay, log: ShimLog): Promise<string> {
+  return new Promise((resolve) => {
+    const reader = new LineReader({
+      onLine: (line) => relay.fromClient(line),
+      onOverflow: (bytes) => {
+        log.warn('client message too large, dropped', { bytes });
+        writeLine(
+          errorResponse(null, {
+            code: SHIM_ERROR_CODE.invalidRequest,
+            message: 'Message too large',
+          }),
+        );
+      },
+    });
+    process.stdin.on('data', (chunk: Buffer) => reader.push(chunk));
+    process.stdin.once('end', () => resolve('stdin closed'));
+    process.stdin.once('close', () => resolve('stdin closed'));
+    process.stdin.once('error', (error) => {
+      log.warn('stdin failed', { err: error });
+      resolve('stdin failed');
+    });
+    // EPIPE: the client is gone but its end of stdin may linger.
+    process.stdout.once('error', (error) => {
+      log.warn('stdout failed', { err: error });
+      resolve('stdout closed');
+    });
+    for (const signal of SHUTDOWN_SIGNALS) process.once(signal, () => resolve(signal));
+  });
+}

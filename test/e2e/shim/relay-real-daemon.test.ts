@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../integration/shim/support/processes.js';
+import { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { createCofferHome, type CofferHome } from './support/coffer-home.js';
+
+/**
+ * The shim between a raw stdio client and the real daemon, with the fixture MCP server as
+ * upstream: server→client requests and progress cross both hops, and a closing client
+ * leaves no session behind.
+ */
+
+let coffer: CofferHome;
+const shims: ShimClient[] = [];
+
+function shim(): ShimClient {
+  const started = ShimClient.spawn(coffer.env);
+  shims.push(started);
+  return started;
+}
+
+beforeAll(async () => {
+  coffer = await createCofferHome();
+  // The first shim finds no daemon and starts it; the fixture is registered through it.
+  const first = shim();
+  await first.initialize();
+  await coffer.addFixture('fx');
+});
+
+afterEach(async () => {
+  for (const client of shims.splice(0)) {
+    expect(await client.close()).toEqual({ code: 0, signal: null });
+    expect(client.nonJsonRpcLines()).toEqual([]);
+  }
+});
+
+afterAll(async () => {
+  expect(await coffer.cleanup(), 'processes left behind').toEqual([]);
+});
+
+describe('coffer shim with the real daemon', () => {
+  it('relays a sampling request to the client and its answer back to the upstream', async () => {
+    const client = shim();
+    await client.initialize({ sampling: {} });
+    const questions: unknown[] = [];
+    client.onRequest('sampling/createMessage', (params) => {
+      questions.push(params);
+      return { role: 'assistant', content: { type: 'text', text: 'from the agent' }, model: 'm-1' };
+    });
+    const response = await client.request('tools/call', {
+      name: 'fx__sample',
+      arguments: { prompt: 'hello through the shim' },
+    });
+    expect(response.error).toBeUndefined();
+    const answer: unknown = JSON.parse(response.result.content[0].text as string);
+    expect(answer).toMatchObject({ model: 'm-1', content: { text: 'from the agent' } });
+    expect(JSON.stringify(questions)).toContain('hello through the shim');
+  });
+
+  it('relays progress with the client’s own token, all of it before the result', async () => {
+    const client = shim();
+    await client.initialize();
+    const token = `progress-${randomUUID()}`;
+    const response = await client.request('tools/call', {
+      name: 'fx__progress',
+      arguments: { count: 4, delay_ms: 30 },
+      _meta: { progressToken: token },
+    });
+    expect(response.result.content[0].text).toBe('progress done: 4 steps');
+    const progress = client.messages.filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m): unknown[] => [m.params.progressToken, m.params.progress])).toEqual(
+      [1, 2, 3, 4].map((step) => [token, step]),
+    );
+    const last = client.messages.indexOf(progress.at(-1)!);
+    expect(last).toBeLessThan(client.messages.indexOf(response));
+  });
+
+  it('ends its daemon session when stdin closes, and exits 0', async () => {
+    const sessions = async (): Promise<number> =>
+      (await coffer.api('GET', '/status')).body.sessions as number;
+    // Sessions of earlier tests finish closing just after their DELETE is answered.
+    await waitUntil(async () => (await sessions()) === 0, 5_000, 'no live sessions');
+    const client = ShimClient.spawn(coffer.env);
+    try {
+      await client.initialize();
+      await client.request('tools/list');
+      expect(await sessions()).toBe(1);
+    } finally {
+      expect(await client.close()).toEqual({ code: 0, signal: null });
+    }
+    expect(client.nonJsonRpcLines()).toEqual([]);
+    const log = readFileSync(join(coffer.home, 'logs', 'shim.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(`"pid":${client.pid},`));
+    expect(log.some((line) => line.includes('"delete_status":200'))).toBe(true);
+    await waitUntil(async () => (await sessions()) === 0, 2_000, 'the session to be closed');
+  });
+});

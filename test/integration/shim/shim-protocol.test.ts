@@ -1,0 +1,253 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePortRange } from '../../support/free-port-range.js';
+import { startFakeDaemon, type FakeDaemon, type Recorded } from './support/fake-daemon.js';
+import { killAll, pidsWithEnv } from './support/processes.js';
+import { ShimClient, type Message } from './support/shim-client.js';
+
+/**
+ * The shim's protocol edge, against a fake daemon that records every HTTP request: what
+ * goes out is exactly what the client wrote, what comes back is exactly what the daemon
+ * sent, and sessions are opened, re-established and ended as MCP Streamable HTTP says.
+ */
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+const shims: ShimClient[] = [];
+const fakes: FakeDaemon[] = [];
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'coffer-shim-'));
+  // A port range of its own: if a test ever made the shim spawn a real daemon, it would
+  // be found below by COFFER_HOME and killed, and fail the test.
+  env = { ...process.env, COFFER_HOME: home, COFFER_PORT_RANGE: (await freePortRange()).env };
+});
+
+afterEach(async () => {
+  await Promise.all(shims.splice(0).map((shim) => shim.close(5_000)));
+  await Promise.all(fakes.splice(0).map((fake) => fake.kill()));
+  const leftovers = killAll(pidsWithEnv('COFFER_HOME', home));
+  rmSync(home, { recursive: true, force: true });
+  expect(leftovers, 'processes left behind').toEqual([]);
+});
+
+async function fake(port?: number): Promise<FakeDaemon> {
+  const started = await startFakeDaemon(env, port);
+  fakes.push(started);
+  return started;
+}
+
+function shim(args: readonly string[] = []): ShimClient {
+  const started = ShimClient.spawn(env, args);
+  shims.push(started);
+  return started;
+}
+
+const posts = async (daemon: FakeDaemon): Promise<Recorded[]> =>
+  (await daemon.log()).filter((entry) => entry.method === 'POST');
+const bodyOf = (entry: Recorded): Message => JSON.parse(entry.body) as Message;
+
+describe('coffer shim: relaying', () => {
+  it('relays messages byte for byte, both ways', async () => {
+    await fake();
+    const client = shim();
+    await client.initialize();
+    const line =
+      '{"jsonrpc":"2.0","id":"a-1","method":"test/echo-raw","params":{"z":1,"a":[1.50,{"x":"é\\u2028"}],"_meta":{"custom":true}}}';
+    const answer = client.response('a-1');
+    client.writeLine(line);
+    expect((await answer).result.received).toBe(line);
+
+    await client.request('test/verbatim', undefined, 7);
+    expect(client.lines).toContain(
+      '{"result":{"z":1,"a":"é","n":{"k":[3,2,1]}},"id":7,"jsonrpc":"2.0","extra":"kept"}',
+    );
+    expect(client.nonJsonRpcLines()).toEqual([]);
+  });
+
+  it('sends the token, the session id and the negotiated protocol version', async () => {
+    const daemon = await fake();
+    const client = shim();
+    const init = await client.initialize();
+    expect(init.result.serverInfo.name).toBe('fake-daemon');
+    await client.request('tools/list');
+    const log = await daemon.log();
+    const token = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')).token as string;
+    expect(log.every((entry) => entry.headers.authorization === `Bearer ${token}`)).toBe(true);
+    expect(log.every((entry) => entry.url === '/mcp')).toBe(true);
+    const [initialize, ...rest] = log;
+    expect(initialize!.headers['mcp-session-id']).toBeUndefined();
+    expect(initialize!.headers.accept).toBe('application/json, text/event-stream');
+    expect(rest.map((entry) => entry.method).sort()).toEqual(['GET', 'POST', 'POST']);
+    for (const entry of rest) {
+      expect(entry.headers['mcp-session-id']).toMatch(/^session-/);
+      expect(entry.headers['mcp-protocol-version']).toBe('2025-11-25');
+    }
+  });
+
+  it('relays progress and a daemon→client request with the client’s answer', async () => {
+    await fake();
+    const client = shim();
+    await client.initialize({ sampling: {} });
+    const response = await client.request('test/progress', { _meta: { progressToken: 'tok-9' } });
+    expect(response.result).toEqual({ done: true });
+    const progress = client.messages.filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m): unknown[] => [m.params.progressToken, m.params.progress])).toEqual([
+      ['tok-9', 1],
+      ['tok-9', 2],
+      ['tok-9', 3],
+    ]);
+    expect(client.messages.indexOf(progress[2]!)).toBeLessThan(client.messages.indexOf(response));
+
+    const sampled = { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' };
+    client.onRequest('sampling/createMessage', () => sampled);
+    expect((await client.request('test/ask')).result).toEqual({ answer: sampled });
+  });
+
+  it('asks for /mcp?mode=lean with --lean', async () => {
+    const daemon = await fake();
+    const client = shim(['--lean']);
+    await client.initialize();
+    expect((await daemon.log()).map((entry) => entry.url)).toContain('/mcp?mode=lean');
+  });
+
+  it('answers garbage with JSON-RPC errors and carries on', async () => {
+    await fake();
+    const client = shim();
+    await client.initialize();
+    client.writeLine('this is not json');
+    client.writeLine('{"jsonrpc":"2.0","id":5}');
+    client.writeLine('[]');
+    await client.waitFor((m) => m.error?.code === -32700);
+    await client.waitFor((m) => m.id === 5 && m.error?.code === -32600);
+    expect((await client.request('ping')).result).toEqual({ method: 'ping', params: null });
+    expect(client.nonJsonRpcLines()).toEqual([]);
+  });
+
+  it('gives a request sent before initialize the daemon’s error, under its own id', async () => {
+    await fake();
+    const client = shim();
+    const response = await client.request('tools/list', undefined, 'early');
+    expect(response.error.message).toBe('Session not found');
+  });
+
+  it('refuses unknown arguments on stderr, with exit code 2', async () => {
+    const client = shim(['--nope']);
+    expect(await client.exited).toEqual({ code: 2, signal: null });
+    expect(client.stderr).toContain('unknown argument "--nope"');
+    expect(client.lines).toEqual([]);
+  });
+});
+
+describe('coffer shim: session lifecycle', () => {
+  it('ends the daemon session (DELETE) when stdin closes, then exits 0', async () => {
+    const daemon = await fake();
+    const client = shim();
+    await client.initialize();
+    await client.request('ping');
+    const live = (await daemon.log()).at(-1)!.headers['mcp-session-id'];
+    expect(live).toMatch(/^session-/);
+    expect(await client.close()).toEqual({ code: 0, signal: null });
+    const deletes = (await daemon.log()).filter((entry) => entry.method === 'DELETE');
+    expect(deletes.map((entry) => entry.headers['mcp-session-id'])).toEqual([live]);
+    expect(client.nonJsonRpcLines()).toEqual([]);
+    const shimLog = readFileSync(join(home, 'logs', 'shim.log'), 'utf8');
+    expect(shimLog).toContain('"delete_status":200');
+  });
+
+  it('answers what was asked before stdin ended (`printf … | coffer shim`), then DELETEs', async () => {
+    const daemon = await fake();
+    const client = shim();
+    const init = client.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'pipe', version: '1' },
+    });
+    client.notify('notifications/initialized');
+    const progress = client.request('test/progress', { _meta: { progressToken: 1 } });
+    expect(await client.close()).toEqual({ code: 0, signal: null });
+    expect((await init).result).toBeDefined();
+    expect((await progress).result).toEqual({ done: true });
+    const methods = (await daemon.log()).map((entry) => entry.method);
+    expect(methods.at(-1)).toBe('DELETE');
+  });
+
+  it('re-initializes a forgotten session with the original params, unseen by the client', async () => {
+    const daemon = await fake();
+    const client = shim();
+    const params = {
+      protocolVersion: '2025-11-25',
+      capabilities: { sampling: {}, roots: { listChanged: true }, experimental: { x: { y: 1 } } },
+      clientInfo: { name: 'agent-x', version: '9.9.9', title: 'Agent X' },
+    };
+    await client.request('initialize', params, 'init');
+    client.notify('notifications/initialized');
+    const hanging = client.request('test/hang', undefined, 'hang-on-old');
+    await client.request('ping');
+    await daemon.control('forget');
+    expect((await client.request('tools/list', undefined, 'after')).result).toBeDefined();
+    // The old session's stream stayed open on the daemon: the shim dropped it, so the
+    // request on it failed instead of hanging.
+    expect((await hanging).error.data.coffer_code).toBe('DAEMON_UNAVAILABLE');
+
+    const bodies = (await posts(daemon)).map(bodyOf);
+    const inits = bodies.filter((body) => body.method === 'initialize');
+    expect(inits).toHaveLength(2);
+    expect(inits[1]!.params).toEqual(params);
+    expect(inits[1]!.id).not.toBe('init');
+    const methods = bodies.map((body) => body.method as string);
+    expect(methods.slice(-3)).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+    // The client saw one initialize result, and a list_changed for what it was told can change.
+    expect(client.messages.filter((m) => m.result?.serverInfo !== undefined)).toHaveLength(1);
+    await client.waitFor((m) => m.method === 'notifications/tools/list_changed');
+    expect(client.messages.some((m) => m.method === 'notifications/prompts/list_changed')).toBe(
+      false,
+    );
+  });
+
+  it('fails requests in flight when the daemon dies, and the next one reaches the new daemon', async () => {
+    const first = await fake();
+    const client = shim();
+    await client.initialize();
+    const hanging = client.request('test/hang', undefined, 'hang-1');
+    await new Promise((done) => setTimeout(done, 200));
+    const killedAt = Date.now();
+    await first.kill('SIGKILL');
+    const failed = await hanging;
+    expect(Date.now() - killedAt).toBeLessThan(1_000);
+    expect(failed.error.data.coffer_code).toBe('DAEMON_UNAVAILABLE');
+
+    const second = await fake();
+    expect((await client.request('test/echo-raw', { n: 2 })).result.received).toContain('"n":2');
+    const methods = (await posts(second)).map((entry) => bodyOf(entry).method as string);
+    expect(methods).toEqual(['initialize', 'notifications/initialized', 'test/echo-raw']);
+  });
+
+  it('finds a daemon restarted on the same port with a new token (401)', async () => {
+    const first = await fake();
+    const client = shim();
+    await client.initialize();
+    await first.kill('SIGKILL');
+    const second = await fake(first.port);
+    expect((await client.request('ping', undefined, 'after-401')).result).toBeDefined();
+    const methods = (await posts(second)).map((entry) => bodyOf(entry).method as string);
+    expect(methods).toEqual(['ping', 'initialize', 'notifications/initialized', 'ping']);
+  });
+
+  it('drops a client’s answer to a request of a session that is gone', async () => {
+    const first = await fake();
+    const client = shim();
+    await client.initialize({ sampling: {} });
+    const asked = client.request('test/ask', undefined, 'ask-1');
+    const question = await client.waitFor((m) => m.method === 'sampling/createMessage');
+    await first.kill('SIGKILL');
+    expect((await asked).error).toBeDefined();
+    const second = await fake();
+    client.send({ jsonrpc: '2.0', id: question.id, result: { late: true } });
+    expect((await client.request('ping')).result).toBeDefined();
+    const bodies = (await posts(second)).map((entry) => entry.body);
+    expect(bodies.some((body) => body.includes('late'))).toBe(false);
+  });
+});
