@@ -1,0 +1,227 @@
+import {
+  serverDefinitionSchema,
+  type ServerDefinition,
+  type ServerDefinitionInput,
+} from '../domain/server-definition.js';
+import { entryFingerprint } from './entry-fields.js';
+import { hasPlaceholder, isSecret } from './secret-detection.js';
+import { freeName, toCofferName } from './server-names.js';
+import { isSkipped, type AgentDefinition, type AgentServer, type ParsedEntry } from './types.js';
+
+/**
+ * What `coffer agents import` will do with each entry of one agent file, decided before
+ * anything is sent: pure, so `--dry-run` prints exactly this plan and tests check it.
+ */
+
+export interface SecretToStore {
+  readonly server: string;
+  readonly kind: 'env' | 'header';
+  readonly name: string;
+  readonly value: string;
+}
+
+export type ImportAction = 'add' | 'clash' | 'skip' | 'invalid';
+
+export interface ImportItem {
+  /** The entry's name in the agent file. */
+  readonly original: string;
+  /** The Coffer server name it gets (or would get). */
+  readonly server: string;
+  readonly action: ImportAction;
+  readonly reason?: string;
+  readonly definition?: ServerDefinition;
+  readonly secrets: readonly SecretToStore[];
+  readonly notes: readonly string[];
+  readonly fingerprint: string;
+}
+
+export interface ImportOptions {
+  /** Names of the servers Coffer already has. */
+  readonly existing: ReadonlySet<string>;
+  /** Give clashing servers a free name instead of skipping them. */
+  readonly rename?: boolean;
+  /** Extra env / header names to treat as secrets (any case). */
+  readonly secretNames?: readonly string[];
+  /** Entries imported from this file before: original name → Coffer server name. */
+  readonly imported?: ReadonlyMap<string, string>;
+}
+
+/** Coffer's own shim entry: importing it would make Coffer serve itself. */
+export function isCofferShim(server: AgentServer): boolean {
+  return server.args.includes('shim') && server.args.some((arg) => /coffer(\.js)?$/.test(arg));
+}
+
+interface Split {
+  readonly plain: Record<string, string>;
+  readonly secret: Record<string, string>;
+}
+
+function splitSecrets(
+  values: Readonly<Record<string, string>>,
+  marked: ReadonlySet<string>,
+  label: string,
+  notes: string[],
+): Split {
+  const plain: Record<string, string> = {};
+  const secret: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (hasPlaceholder(value)) {
+      // A reference is not a secret, and Coffer cannot resolve it: say so, keep it visible.
+      notes.push(`${label} ${name} is a placeholder the agent expands; Coffer passes it unchanged`);
+      plain[name] = value;
+    } else if (isSecret(name, value, marked)) secret[name] = value;
+    else plain[name] = value;
+  }
+  return { plain, secret };
+}
+
+function definitionInput(
+  name: string,
+  server: AgentServer,
+  env: Split,
+  headers: Split,
+): ServerDefinitionInput {
+  return {
+    name,
+    transport: server.transport,
+    ...(server.command === undefined ? {} : { command: server.command }),
+    args: [...server.args],
+    env: env.plain,
+    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+    ...(server.url === undefined ? {} : { url: server.url }),
+    headers: headers.plain,
+    secret_env: Object.keys(env.secret),
+    secret_headers: Object.keys(headers.secret),
+    enabled: server.enabled,
+  };
+}
+
+function secretsOf(server: string, env: Split, headers: Split): SecretToStore[] {
+  return [
+    ...Object.entries(env.secret).map(([name, value]) => ({
+      server,
+      kind: 'env' as const,
+      name,
+      value,
+    })),
+    ...Object.entries(headers.secret).map(([name, value]) => ({
+      server,
+      kind: 'header' as const,
+      name,
+      value,
+    })),
+  ];
+}
+
+function launchNotes(server: AgentServer): string[] {
+  const texts = [server.command ?? '', server.url ?? '', ...server.args];
+  return texts.some(hasPlaceholder)
+    ? [
+        'the command, arguments or URL use placeholders the agent expands; Coffer passes them unchanged',
+      ]
+    : [];
+}
+
+interface Naming {
+  readonly server: string;
+  readonly clash?: string;
+  readonly note?: string;
+}
+
+function chooseName(
+  original: string,
+  taken: ReadonlySet<string>,
+  existing: ReadonlySet<string>,
+  rename: boolean,
+): Naming {
+  const base = toCofferName(original);
+  const note = base === original ? undefined : `named "${base}" in Coffer`;
+  if (!taken.has(base)) return { server: base, ...(note === undefined ? {} : { note }) };
+  if (rename) {
+    const server = freeName(base, taken);
+    return { server, note: `named "${server}" in Coffer ("${base}" is taken)` };
+  }
+  const clash = existing.has(base)
+    ? `a Coffer server named "${base}" already exists (use --rename)`
+    : `another entry of this file is already named "${base}" in Coffer (use --rename)`;
+  return { server: base, clash };
+}
+
+type ItemBase = Pick<ImportItem, 'original' | 'fingerprint' | 'secrets'>;
+
+/** Entries that are not imported at all: unreadable, Coffer itself, or imported before. */
+function skipOf(
+  parsed: ParsedEntry,
+  original: string,
+  options: ImportOptions,
+): { server: string; reason: string } | undefined {
+  if (isSkipped(parsed)) return { server: original, reason: parsed.skip };
+  if (isCofferShim(parsed)) return { server: original, reason: 'it is Coffer itself' };
+  const previous = options.imported?.get(original);
+  if (previous !== undefined && options.existing.has(previous))
+    return { server: previous, reason: `already imported as "${previous}"` };
+  return undefined;
+}
+
+function definitionItem(
+  base: ItemBase,
+  server: string,
+  parsed: AgentServer,
+  notes: string[],
+  options: ImportOptions,
+): ImportItem {
+  const marked = new Set((options.secretNames ?? []).map((name) => name.toLowerCase()));
+  const env = splitSecrets(parsed.env, marked, 'env', notes);
+  const headers = splitSecrets(parsed.headers, marked, 'header', notes);
+  const result = serverDefinitionSchema.safeParse(definitionInput(server, parsed, env, headers));
+  if (!result.success) {
+    const reason = result.error.issues[0]?.message ?? 'not a valid server definition';
+    return { ...base, server, action: 'invalid', reason, notes };
+  }
+  const secrets = secretsOf(server, env, headers);
+  return { ...base, server, action: 'add', definition: result.data, secrets, notes };
+}
+
+function planEntry(
+  agent: AgentDefinition,
+  original: string,
+  raw: unknown,
+  taken: Set<string>,
+  options: ImportOptions,
+): ImportItem {
+  const base: ItemBase = { original, fingerprint: entryFingerprint(raw), secrets: [] };
+  const parsed = agent.parseEntry(raw);
+  const skip = skipOf(parsed, original, options);
+  if (skip !== undefined || isSkipped(parsed)) {
+    return {
+      ...base,
+      server: skip?.server ?? original,
+      action: 'skip',
+      reason: skip?.reason ?? '',
+      notes: [],
+    };
+  }
+  const naming = chooseName(original, taken, options.existing, options.rename === true);
+  const notes = [
+    ...(naming.note === undefined ? [] : [naming.note]),
+    ...parsed.notes,
+    ...launchNotes(parsed),
+  ];
+  if (naming.clash !== undefined)
+    return { ...base, server: naming.server, action: 'clash', reason: naming.clash, notes };
+  const item = definitionItem(base, naming.server, parsed, notes, options);
+  if (item.action === 'add') taken.add(item.server);
+  return item;
+}
+
+/** One item per entry, in file order. */
+export function planImport(
+  agent: AgentDefinition,
+  servers: Readonly<Record<string, unknown>>,
+  options: ImportOptions,
+): ImportItem[] {
+  const taken = new Set(options.existing);
+  return Object.entries(servers).map(([original, raw]) =>
+    planEntry(agent, original, raw, taken, options),
+  );
+}

@@ -1,0 +1,124 @@
+import { CofferError } from '../domain/errors.js';
+import type { ImportRecord } from './agent-state.js';
+import { isAt } from './agent-state.js';
+import type { ConfigDocument } from './documents/config-document.js';
+import { entryFingerprint, sameJson } from './entry-fields.js';
+import { isCofferShim } from './import-plan.js';
+import { isSkipped, type AgentDefinition, type ConfigLocation, type ShimLaunch } from './types.js';
+
+/**
+ * What `coffer agents install` will change in one agent file: the `coffer` entry, and
+ * with --replace the entries imported from that file. Pure: the plan carries the text
+ * before and after, and an unchanged plan writes nothing (install is idempotent).
+ */
+
+export const COFFER_ENTRY = 'coffer';
+
+export type EntryChange = 'add' | 'update' | 'unchanged';
+
+export interface KeptEntry {
+  readonly name: string;
+  readonly reason: string;
+}
+
+export interface InstallPlan {
+  readonly agent: AgentDefinition;
+  readonly location: ConfigLocation;
+  readonly exists: boolean;
+  readonly before: string;
+  readonly after: string;
+  readonly entry: EntryChange;
+  readonly removed: readonly string[];
+  readonly kept: readonly KeptEntry[];
+}
+
+export function planChanges(plan: InstallPlan): boolean {
+  return plan.before !== plan.after;
+}
+
+/** True when an entry runs `coffer shim` (whatever the paths), as install writes it. */
+export function isCofferEntry(agent: AgentDefinition, raw: unknown): boolean {
+  const parsed = agent.parseEntry(raw);
+  return !isSkipped(parsed) && isCofferShim(parsed);
+}
+
+function ensureOurs(agent: AgentDefinition, location: ConfigLocation, current: unknown): void {
+  if (current === undefined || isCofferEntry(agent, current)) return;
+  throw new CofferError(
+    'SERVER_EXISTS',
+    `${location.path} already has a server named "${COFFER_ENTRY}" that does not run Coffer`,
+    { hint: 'rename or remove that entry in the agent, then install again' },
+  );
+}
+
+interface Removal {
+  readonly document: ConfigDocument;
+  readonly removed: string[];
+  readonly kept: KeptEntry[];
+}
+
+function removeImported(
+  document: ConfigDocument,
+  location: ConfigLocation,
+  imports: readonly ImportRecord[],
+): Removal {
+  const servers = document.servers(location.serversKey) ?? {};
+  const result: Removal = { document, removed: [], kept: [] };
+  let next = document;
+  for (const record of imports.filter((candidate) => isAt(candidate, location))) {
+    const raw = servers[record.original];
+    if (raw === undefined || result.removed.includes(record.original)) continue;
+    if (entryFingerprint(raw) !== record.fingerprint) {
+      result.kept.push({
+        name: record.original,
+        reason: 'it changed since it was imported; import it again',
+      });
+    } else if (record.secrets_pending.length > 0) {
+      const names = record.secrets_pending.join(', ');
+      result.kept.push({
+        name: record.original,
+        reason: `its secrets (${names}) are not stored in Coffer yet`,
+      });
+    } else {
+      next = next.withoutServer(location.serversKey, record.original);
+      result.removed.push(record.original);
+    }
+  }
+  return { ...result, document: next };
+}
+
+export interface PlanInstallInput {
+  readonly agent: AgentDefinition;
+  readonly location: ConfigLocation;
+  readonly document: ConfigDocument;
+  readonly exists: boolean;
+  readonly launch: ShimLaunch;
+  readonly replace: boolean;
+  readonly imports: readonly ImportRecord[];
+}
+
+export function planInstall(input: PlanInstallInput): InstallPlan {
+  const { agent, location, document } = input;
+  const current = document.servers(location.serversKey)?.[COFFER_ENTRY];
+  ensureOurs(agent, location, current);
+  const desired = agent.shimEntry(input.launch);
+  let entry: EntryChange = 'unchanged';
+  let next = document;
+  if (current === undefined || !sameJson(current, desired)) {
+    entry = current === undefined ? 'add' : 'update';
+    next = next.withServer(location.serversKey, COFFER_ENTRY, desired);
+  }
+  const removal = input.replace
+    ? removeImported(next, location, input.imports)
+    : { document: next, removed: [], kept: [] };
+  return {
+    agent,
+    location,
+    exists: input.exists,
+    before: document.text,
+    after: removal.document.text,
+    entry,
+    removed: removal.removed,
+    kept: removal.kept,
+  };
+}

@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { CofferError } from '../domain/errors.js';
+import type { AgentContext, AgentDefinition, ConfigLocation, Scope } from './types.js';
+
+/** The agent's config for one scope: the first candidate that exists, else the first. */
+export function chooseLocation(
+  agent: AgentDefinition,
+  context: AgentContext,
+  scope: Scope,
+): ConfigLocation {
+  const all = agent.locations(context);
+  const candidates = all.filter((location) => location.scope === scope);
+  const chosen = candidates.find((location) => existsSync(location.path)) ?? candidates[0];
+  if (chosen !== undefined) return chosen;
+  const available = [...new Set(all.map((location) => location.scope))].join(', ');
+  throw new CofferError(
+    'INVALID_INPUT',
+    `${agent.displayName} has no ${scope}-scope configuration`,
+    {
+      hint: `use --scope ${available}`,
+    },
+  );
+}
+
+export function describeLocation(location: ConfigLocation): string {
+  const label =
+    location.label === undefined ? location.scope : `${location.scope}, ${location.label}`;
+  const key = location.serversKey.length > 1 ? ` (${location.serversKey.join(' › ')})` : '';
+  return `${location.path}${key} [${label}]`;
+}

@@ -1,0 +1,45 @@
+/**
+ * Which env variables and headers hold secrets, and so move to the keychain on import.
+ * Names decide (`*TOKEN*`, `*KEY*`, `*SECRET*`, `Authorization`, …), then values that
+ * look like well-known credentials, then the user (`--secret NAME`). Erring towards
+ * "secret" is the safe side: a value in the keychain still reaches the server.
+ */
+
+const SECRET_WORDS = [
+  'TOKEN',
+  'KEY',
+  'SECRET',
+  'PASSWORD',
+  'PASSWD',
+  'CREDENTIAL',
+  'AUTH',
+  'COOKIE',
+];
+const SECRET_SEGMENTS = new Set(['PAT', 'PWD', 'PASS', 'SESSION', 'PRIVATE']);
+
+/** Prefixes of credentials issued by common services (GitHub, OpenAI, Slack, GitLab, AWS, …). */
+const SECRET_VALUE =
+  /^(bearer\s+\S|basic\s+\S|gh[pousr]_|github_pat_|sk-|xox[abposr]-|glpat-|AKIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20})/i;
+
+export function secretName(name: string): boolean {
+  const upper = name.toUpperCase();
+  if (SECRET_WORDS.some((word) => upper.includes(word))) return true;
+  return upper.split(/[^A-Z0-9]+/).some((segment) => SECRET_SEGMENTS.has(segment));
+}
+
+export function secretValue(value: string): boolean {
+  return SECRET_VALUE.test(value.trim());
+}
+
+/** Names the user marked, compared case-insensitively (headers are). */
+export function isSecret(name: string, value: string, marked: ReadonlySet<string>): boolean {
+  return marked.has(name.toLowerCase()) || secretName(name) || secretValue(value);
+}
+
+/**
+ * `${VAR}`, `${env:VAR}`, `${input:id}`, or a whole value `$VAR`: text the agent expands
+ * and Coffer cannot. (A `$` inside other text, as in a password, is not a placeholder.)
+ */
+export function hasPlaceholder(value: string): boolean {
+  return /\$\{[^}]+\}/.test(value) || /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(value.trim());
+}

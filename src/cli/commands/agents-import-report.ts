@@ -1,0 +1,87 @@
+import type { ImportItem } from '../../agents/index.js';
+import type { ServerDefinition } from '../../domain/server-definition.js';
+
+/**
+ * How `coffer agents import` describes each entry, before (--dry-run) and after. Secret
+ * values are never printed: a secret shows as `NAME=***`.
+ */
+
+/** What happened to one item when the plan ran. */
+export type ImportOutcome =
+  | { readonly kind: 'planned' }
+  | { readonly kind: 'added'; readonly pending: readonly string[] }
+  | { readonly kind: 'failed'; readonly message: string };
+
+function target(definition: ServerDefinition): string {
+  if (definition.transport === 'stdio')
+    return `stdio: ${[definition.command ?? '', ...definition.args].join(' ')}`;
+  return `${definition.transport}: ${definition.url ?? ''}`;
+}
+
+function detailLines(item: ImportItem): string[] {
+  const lines: string[] = [];
+  const definition = item.definition;
+  if (definition !== undefined) {
+    for (const [name, value] of Object.entries(definition.env)) lines.push(`env ${name}=${value}`);
+    for (const [name, value] of Object.entries(definition.headers))
+      lines.push(`header ${name}: ${value}`);
+    if (definition.cwd !== undefined) lines.push(`cwd ${definition.cwd}`);
+    if (!definition.enabled) lines.push('disabled in the agent: added disabled');
+  }
+  for (const secret of item.secrets) {
+    const shown = secret.kind === 'env' ? `${secret.name}=***` : `${secret.name}: ***`;
+    lines.push(`secret ${secret.kind} ${shown} (to the keychain)`);
+  }
+  for (const note of item.notes) lines.push(`note: ${note}`);
+  return lines;
+}
+
+function headline(item: ImportItem, outcome: ImportOutcome): string {
+  const name = item.original === item.server ? item.server : `${item.original} → ${item.server}`;
+  switch (item.action) {
+    case 'skip':
+      return `  - ${item.original}: skipped, ${item.reason ?? ''}`;
+    case 'clash':
+      return `  = ${name}: skipped, ${item.reason ?? ''}`;
+    case 'invalid':
+      return `  ! ${name}: cannot import, ${item.reason ?? ''}`;
+    case 'add':
+      break;
+  }
+  const what = item.definition === undefined ? '' : ` (${target(item.definition)})`;
+  switch (outcome.kind) {
+    case 'planned':
+      return `  + ${name}: would add${what}`;
+    case 'added':
+      return `  + ${name}: added${what}`;
+    case 'failed':
+      return `  ! ${name}: failed, ${outcome.message}`;
+  }
+}
+
+export function describeItem(item: ImportItem, outcome: ImportOutcome): string {
+  const details = detailLines(item).map((line) => `      ${line}`);
+  const pending =
+    outcome.kind === 'added' && outcome.pending.length > 0
+      ? [
+          `      pending: the daemon did not store ${outcome.pending.join(', ')}; the agent file keeps them`,
+        ]
+      : [];
+  return [headline(item, outcome), ...details, ...pending].join('\n');
+}
+
+/** The item as JSON for --json, secrets by name only. */
+export function itemJson(item: ImportItem, outcome: ImportOutcome) {
+  return {
+    original: item.original,
+    server: item.server,
+    action: item.action,
+    ...(item.reason === undefined ? {} : { reason: item.reason }),
+    outcome: outcome.kind,
+    ...(outcome.kind === 'failed' ? { error: outcome.message } : {}),
+    ...(outcome.kind === 'added' ? { secrets_pending: outcome.pending } : {}),
+    ...(item.definition === undefined ? {} : { definition: item.definition }),
+    secrets: item.secrets.map((secret) => ({ kind: secret.kind, name: secret.name })),
+    notes: item.notes,
+  };
+}

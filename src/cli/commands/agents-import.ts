@@ -1,0 +1,131 @@
+import {
+  chooseLocation,
+  describeLocation,
+  findAgent,
+  importedFrom,
+  planImport,
+  recordImports,
+  requireConfig,
+  type ImportedItem,
+  type ImportItem,
+  type SecretToStore,
+} from '../../agents/index.js';
+import { isCofferError } from '../../domain/errors.js';
+import type { ApiClient } from '../api-client.js';
+import type { CliContext } from '../cli-context.js';
+import { CliExit, ExitCode } from '../output.js';
+import { describeItem, itemJson, type ImportOutcome } from './agents-import-report.js';
+import { agentContext, parseScope, writeJson } from './agents-shared.js';
+
+export interface ImportFlags {
+  scope: string;
+  dryRun?: boolean;
+  rename?: boolean;
+  secret: string[];
+  json?: boolean;
+}
+
+function failure(error: unknown): ImportOutcome {
+  return { kind: 'failed', message: isCofferError(error) ? error.userMessage : 'internal error' };
+}
+
+/**
+ * Registers one server, then hands its secrets to the daemon for the keychain. A secret
+ * the daemon refuses undoes the server; a daemon without the secrets route (NOT_FOUND)
+ * keeps the server and reports the secrets as pending, and install --replace then
+ * leaves that entry, the only copy of them, in the agent file.
+ */
+async function runItem(api: ApiClient, item: ImportItem): Promise<ImportOutcome> {
+  if (item.action !== 'add' || item.definition === undefined) return { kind: 'planned' };
+  try {
+    await api.post('/servers', item.definition);
+  } catch (error) {
+    return failure(error);
+  }
+  const pending: string[] = [];
+  const stored: SecretToStore[] = [];
+  for (const secret of item.secrets) {
+    try {
+      await api.post('/secrets', secret);
+      stored.push(secret);
+    } catch (error) {
+      if (isCofferError(error) && error.code === 'NOT_FOUND') {
+        pending.push(secret.name);
+        continue;
+      }
+      await undo(api, item.server, stored);
+      return failure(error);
+    }
+  }
+  return { kind: 'added', pending };
+}
+
+/** Takes back a half-imported server: its stored secrets, then the server. */
+async function undo(api: ApiClient, server: string, stored: readonly SecretToStore[]) {
+  const name = encodeURIComponent(server);
+  for (const secret of stored) {
+    const path = `/secrets/${name}/${secret.kind}/${encodeURIComponent(secret.name)}`;
+    await api.delete(path).catch(() => undefined);
+  }
+  await api.delete(`/servers/${name}`).catch(() => undefined);
+}
+
+async function existingNames(api: ApiClient): Promise<Set<string>> {
+  const { servers } = await api.get<{ servers: { name: string }[] }>('/servers');
+  return new Set(servers.map((server) => server.name));
+}
+
+function report(
+  context: CliContext,
+  flags: ImportFlags,
+  header: string,
+  results: [ImportItem, ImportOutcome][],
+) {
+  if (flags.json === true) {
+    writeJson(context, {
+      dry_run: flags.dryRun === true,
+      items: results.map(([item, outcome]) => itemJson(item, outcome)),
+    });
+    return;
+  }
+  const lines = [header, ...results.map(([item, outcome]) => describeItem(item, outcome))];
+  const added = results.filter(([, outcome]) => outcome.kind === 'added').length;
+  if (flags.dryRun === true) lines.push('Dry run: nothing was changed.');
+  else lines.push(`Imported ${added} of ${results.length} entries into Coffer.`);
+  context.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `coffer agents import <agent> [--scope] [--dry-run] [--rename] [--secret NAME]…`. */
+export async function importAgent(
+  context: CliContext,
+  id: string,
+  flags: ImportFlags,
+): Promise<void> {
+  const agent = findAgent(id);
+  const location = chooseLocation(agent, agentContext(context), parseScope(flags.scope));
+  const { exists, document } = requireConfig(location);
+  const header = `${agent.displayName}: ${describeLocation(location)}`;
+  const servers = document.servers(location.serversKey) ?? {};
+  if (!exists || Object.keys(servers).length === 0) {
+    context.stdout.write(`${header}\n  no MCP servers to import\n`);
+    return;
+  }
+  const api = await context.api();
+  const items = planImport(agent, servers, {
+    existing: await existingNames(api),
+    rename: flags.rename === true,
+    secretNames: flags.secret,
+    imported: importedFrom(context.paths.home, location),
+  });
+  const results: [ImportItem, ImportOutcome][] = [];
+  const imported: ImportedItem[] = [];
+  for (const item of items) {
+    const outcome: ImportOutcome =
+      flags.dryRun === true ? { kind: 'planned' } : await runItem(api, item);
+    if (outcome.kind === 'added') imported.push({ item, pending: outcome.pending });
+    results.push([item, outcome]);
+  }
+  recordImports(context.paths.home, agent, location, imported);
+  report(context, flags, header, results);
+  if (results.some(([, outcome]) => outcome.kind === 'failed')) throw new CliExit(ExitCode.GENERIC);
+}

@@ -1,0 +1,87 @@
+import Table from 'cli-table3';
+import {
+  agentStatuses,
+  describeProblem,
+  type AgentStatus,
+  type LocationStatus,
+} from '../../agents/index.js';
+import type { CliContext } from '../cli-context.js';
+import { colorsFor, type Colors } from '../render/colors.js';
+import { agentContext, writeJson } from './agents-shared.js';
+
+function locationJson(status: LocationStatus) {
+  const { location } = status;
+  return {
+    scope: location.scope,
+    ...(location.label === undefined ? {} : { label: location.label }),
+    path: location.path,
+    exists: status.exists,
+    servers: status.servers,
+    coffer_installed: status.installed,
+    ...(status.problem === undefined ? {} : { problem: status.problem }),
+  };
+}
+
+function agentJson(status: AgentStatus) {
+  return {
+    id: status.agent.id,
+    name: status.agent.displayName,
+    present: status.present,
+    docs: status.agent.docs,
+    locations: status.locations.map(locationJson),
+  };
+}
+
+function scopeCell(status: LocationStatus): string {
+  const { scope, label } = status.location;
+  return label === undefined ? scope : `${scope} (${label})`;
+}
+
+function locationRow(status: AgentStatus, row: LocationStatus, colors: Colors): string[] {
+  const { path } = row.location;
+  if (row.problem !== undefined)
+    return [
+      status.agent.id,
+      scopeCell(row),
+      '-',
+      colors.red('malformed'),
+      describeProblem(path, row.problem),
+    ];
+  const coffer = row.installed ? colors.green('installed') : row.exists ? 'no' : '-';
+  return [
+    status.agent.id,
+    scopeCell(row),
+    row.exists ? String(row.servers) : '-',
+    coffer,
+    row.exists ? path : colors.dim(`${path} (no file)`),
+  ];
+}
+
+function rowsOf(status: AgentStatus, colors: Colors): string[][] {
+  if (!status.present)
+    return [[status.agent.id, '-', '-', '-', colors.dim('not found on this machine')]];
+  const existing = status.locations.filter((row) => row.exists);
+  const shown = existing.length > 0 ? existing : status.locations.slice(0, 1);
+  return shown.map((row) => locationRow(status, row, colors));
+}
+
+function renderTable(statuses: readonly AgentStatus[], colors: Colors): string {
+  const table = new Table({
+    head: ['agent', 'scope', 'servers', 'coffer', 'config'].map((h) => colors.bold(h)),
+    style: { head: [], border: [] },
+    colAligns: ['left', 'left', 'right', 'left', 'left'],
+  });
+  for (const status of statuses) table.push(...rowsOf(status, colors));
+  return `${table.toString()}\n`;
+}
+
+export interface ListFlags {
+  json?: boolean;
+}
+
+/** `coffer agents list [--json]`: the agents on this machine and Coffer's place in them. */
+export function listAgents(context: CliContext, options: ListFlags): void {
+  const statuses = agentStatuses(agentContext(context));
+  if (options.json === true) return writeJson(context, { agents: statuses.map(agentJson) });
+  context.stdout.write(renderTable(statuses, colorsFor(context.stdout, context.env)));
+}

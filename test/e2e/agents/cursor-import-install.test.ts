@@ -1,0 +1,190 @@
+import { execFile } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePortRange } from '../../support/free-port-range.js';
+import { cofferBin, repoRoot } from '../../support/running-daemon.js';
+
+const FIXTURE = join(repoRoot, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
+const TOKEN = 'e2e-tok-3f9a1c7d5b2e';
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Every file under a directory, for "the token is nowhere in the agent's files". */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of any route
+type Json = any;
+
+async function daemonApi(
+  cofferHome: string,
+  path: string,
+): Promise<{ status: number; body: Json }> {
+  const { port, token } = JSON.parse(readFileSync(join(cofferHome, 'daemon.json'), 'utf8'));
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+}
+
+/**
+ * The issue's end-to-end story, with the built CLI as a user runs it: a Cursor config
+ * holding the fixture server and a token → `agents import cursor` → the token is in
+ * Coffer's secret store and in no agent file → `agents install cursor --replace` → an
+ * MCP client started from the written entry, exactly as Cursor would, lists and calls
+ * the fixture's tools through Coffer, and the upstream receives the token.
+ */
+describe('coffer agents: import from Cursor, install, use through the shim', () => {
+  let root: string;
+  let home: string;
+  let cofferHome: string;
+  let env: NodeJS.ProcessEnv;
+  let cursorFile: string;
+  let client: Client | undefined;
+
+  const coffer = (...args: string[]): Promise<Run> =>
+    new Promise((done) => {
+      execFile(
+        process.execPath,
+        [cofferBin, ...args],
+        { env, timeout: 60_000 },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+          done({ code, stdout, stderr });
+        },
+      );
+    });
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'coffer-e2e-agents-'));
+    home = join(root, 'home');
+    cofferHome = join(root, 'coffer');
+    const range = await freePortRange();
+    env = {
+      ...process.env,
+      HOME: home,
+      USERPROFILE: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      COFFER_HOME: cofferHome,
+      COFFER_PORT_RANGE: range.env,
+      NO_COLOR: '1',
+    };
+    cursorFile = join(home, '.cursor', 'mcp.json');
+    mkdirSync(join(home, '.cursor'), { recursive: true });
+    const config = {
+      mcpServers: {
+        fixture: {
+          command: process.execPath,
+          args: [FIXTURE, '--scenario', 'basic'],
+          env: { API_TOKEN: TOKEN, LOG_LEVEL: 'debug' },
+        },
+      },
+    };
+    writeFileSync(cursorFile, `${JSON.stringify(config, null, 2)}\n`);
+  });
+
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    if (cofferHome !== undefined) await coffer('stop');
+    if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('imports the server, moving the token out of its definition', async () => {
+    const dryRun = await coffer('agents', 'import', 'cursor', '--dry-run');
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain('API_TOKEN=***');
+    expect(dryRun.stdout).not.toContain(TOKEN);
+
+    const run = await coffer('agents', 'import', 'cursor');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expect(run.stdout).toContain('Imported 1 of 1');
+
+    const { body } = await daemonApi(cofferHome, '/servers/fixture');
+    expect(body.server).toMatchObject({ env: { LOG_LEVEL: 'debug' }, secret_env: ['API_TOKEN'] });
+    expect(JSON.stringify(body)).not.toContain(TOKEN);
+  });
+
+  it('keeps the token in the secret store, not in the agent file (once install replaces it)', async () => {
+    const secrets = await daemonApi(cofferHome, '/secrets?server=fixture');
+    expect(secrets.status, 'POST/GET /api/v1/secrets must exist (credentials layer)').toBe(200);
+    expect(secrets.body.secrets).toContainEqual(
+      expect.objectContaining({ server: 'fixture', kind: 'env', name: 'API_TOKEN', stored: true }),
+    );
+    expect(JSON.stringify(secrets.body)).not.toContain(TOKEN);
+
+    const install = await coffer('agents', 'install', 'cursor', '--replace');
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain('remove "fixture"');
+    for (const file of filesUnder(home)) expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
+
+    const again = await coffer('agents', 'install', 'cursor', '--replace');
+    expect(again.stdout).toContain('Nothing to change.');
+  });
+
+  it('serves the fixture to a client started exactly as Cursor would start it', async () => {
+    const written = JSON.parse(readFileSync(cursorFile, 'utf8')).mcpServers.coffer;
+    expect(written).toEqual({
+      command: process.execPath,
+      args: [join(repoRoot, 'bin', 'coffer.js'), 'shim'],
+      env: { COFFER_HOME: cofferHome },
+    });
+    // Cursor passes its own environment (the user's) plus the entry's `env`.
+    const agentEnv = {
+      HOME: home,
+      PATH: process.env['PATH'] ?? '',
+      COFFER_PORT_RANGE: env['COFFER_PORT_RANGE'] ?? '',
+      ...written.env,
+    };
+    const transport = new StdioClientTransport({
+      command: written.command,
+      args: written.args,
+      env: agentEnv,
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'cursor-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('fixture__echo');
+
+    const echoed = await client.callTool({ name: 'fixture__echo', arguments: { hello: 'agents' } });
+    expect(JSON.stringify(echoed.content)).toContain('agents');
+    // The upstream gets the token from the secret store, though no file holds it.
+    const seen = await client.callTool({ name: 'fixture__env', arguments: { name: 'API_TOKEN' } });
+    expect(seen.content).toEqual([{ type: 'text', text: TOKEN }]);
+  });
+
+  it('uninstalls back to the original file', async () => {
+    await client?.close();
+    client = undefined;
+    const run = await coffer('agents', 'uninstall', 'cursor');
+    expect(run.code, run.stderr).toBe(0);
+    const servers = JSON.parse(readFileSync(cursorFile, 'utf8')).mcpServers as Record<
+      string,
+      { env: Record<string, string> }
+    >;
+    expect(Object.keys(servers)).toEqual(['fixture']);
+    expect(servers['fixture']?.env['API_TOKEN']).toBe(TOKEN);
+  });
+});

@@ -1,0 +1,185 @@
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  applyInstall,
+  applyUninstall,
+  chooseLocation,
+  findAgent,
+  planImport,
+  planInstall,
+  planUninstall,
+  readState,
+  recordImports,
+  requireConfig,
+  type AgentDefinition,
+  type ConfigLocation,
+  type ShimLaunch,
+} from '../../../src/agents/index.js';
+import { agentSamples } from './agent-samples.js';
+import { fakeHome, type FakeHome } from './fake-home.js';
+
+const launch: ShimLaunch = {
+  command: '/usr/bin/node',
+  args: ['/srv/coffer/bin/coffer.js', 'shim'],
+};
+const cursor = findAgent('cursor');
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function importAll(
+  home: FakeHome,
+  agent: AgentDefinition,
+  location: ConfigLocation,
+  pending: string[] = [],
+) {
+  const { document } = requireConfig(location);
+  const items = planImport(agent, document.servers(location.serversKey) ?? {}, {
+    existing: new Set(),
+  });
+  const added = items.filter((item) => item.action === 'add');
+  recordImports(
+    home.cofferHome,
+    agent,
+    location,
+    added.map((item) => ({ item, pending })),
+  );
+}
+
+function install(home: FakeHome, agent: AgentDefinition, location: ConfigLocation, using = launch) {
+  const { document, exists } = requireConfig(location);
+  const imports = readState(home.cofferHome).imports;
+  const plan = planInstall({
+    agent,
+    location,
+    document,
+    exists,
+    launch: using,
+    replace: true,
+    imports,
+  });
+  applyInstall(home.cofferHome, plan);
+  return plan;
+}
+
+const read = (path: string) => readFileSync(path, 'utf8');
+
+describe('install --replace and uninstall keep users safe', () => {
+  let home: FakeHome;
+  let location: ConfigLocation;
+  beforeEach(() => {
+    home = fakeHome('linux');
+    location = chooseLocation(cursor, home.context, 'user');
+    write(location.path, agentSamples['cursor']!.text);
+  });
+  afterEach(() => home.cleanup());
+
+  it('keeps an entry that changed since it was imported', () => {
+    importAll(home, cursor, location);
+    write(
+      location.path,
+      read(location.path).replace('"LOG_LEVEL": "debug"', '"LOG_LEVEL": "info"'),
+    );
+    const plan = install(home, cursor, location);
+    expect(plan.removed).toEqual(['docs']);
+    expect(plan.kept).toEqual([
+      { name: 'github', reason: expect.stringContaining('changed since') },
+    ]);
+    expect(Object.keys(requireConfig(location).document.servers(['mcpServers'])!)).toContain(
+      'github',
+    );
+  });
+
+  it('keeps an entry whose secrets the daemon has not stored', () => {
+    importAll(home, cursor, location, ['GITHUB_TOKEN']);
+    const plan = install(home, cursor, location);
+    expect(plan.removed).toEqual([]);
+    expect(plan.kept.map((kept) => kept.name).sort()).toEqual(['docs', 'github']);
+    expect(read(location.path)).toContain('TESTSECRET');
+  });
+
+  it('refuses to overwrite a "coffer" entry that is not Coffer', () => {
+    const foreign = '{ "mcpServers": { "coffer": { "command": "coffee", "args": ["--brew"] } } }\n';
+    write(location.path, foreign);
+    expect(() => install(home, cursor, location)).toThrow(/does not run Coffer/);
+    expect(read(location.path)).toBe(foreign);
+  });
+
+  it('updates the entry when Coffer moved, and uninstall still returns the original', () => {
+    importAll(home, cursor, location);
+    install(home, cursor, location);
+    const moved = { command: '/opt/node22/bin/node', args: ['/opt/coffer/bin/coffer.js', 'shim'] };
+    expect(install(home, cursor, location, moved).entry).toBe('update');
+    const plan = planUninstall(home.cofferHome, cursor, location);
+    expect(plan.exact).toBe(true);
+    applyUninstall(home.cofferHome, plan);
+    expect(read(location.path)).toBe(agentSamples['cursor']!.text);
+  });
+
+  it('after the user edits the file, uninstall undoes only its own changes', () => {
+    importAll(home, cursor, location);
+    install(home, cursor, location);
+    const edited = read(location.path).replace(
+      '"mcpServers": {',
+      '"mcpServers": {\n    "notes": { "command": "notes-mcp" },',
+    );
+    write(location.path, edited);
+    const plan = planUninstall(home.cofferHome, cursor, location);
+    expect(plan.exact).toBe(false);
+    expect([...plan.restored].sort()).toEqual(['docs', 'github']);
+    applyUninstall(home.cofferHome, plan);
+    const servers = requireConfig(location).document.servers(['mcpServers'])!;
+    expect(Object.keys(servers).sort()).toEqual(['docs', 'github', 'notes']);
+    expect(read(location.path)).toContain("// Cursor's global MCP servers");
+  });
+
+  it('keeps CRLF line endings and the file mode, and writes through a symlink', () => {
+    const real = join(home.root, 'dotfiles', 'cursor-mcp.json');
+    const crlf = agentSamples['cursor']!.text.replace(/\n/g, '\r\n');
+    write(real, crlf);
+    chmodSync(real, 0o640);
+    rmSync(location.path);
+    symlinkSync(real, location.path);
+    install(home, cursor, location);
+    expect(lstatSync(location.path).isSymbolicLink()).toBe(true);
+    const installed = read(real);
+    expect(installed.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(statSync(real).mode & 0o777).toBe(0o640);
+    applyUninstall(home.cofferHome, planUninstall(home.cofferHome, cursor, location));
+    expect(read(real)).toBe(crlf);
+  });
+});
+
+describe('TOML with CRLF line endings (Codex on Windows)', () => {
+  it('stays CRLF through install and comes back byte for byte', () => {
+    const home = fakeHome('win32');
+    try {
+      const codex = findAgent('codex');
+      const location = chooseLocation(codex, home.context, 'user');
+      const crlf = agentSamples['codex']!.text.replace(/\n/g, '\r\n');
+      write(location.path, crlf);
+      importAll(home, codex, location);
+      install(home, codex, location);
+      const installed = read(location.path);
+      expect(installed.replace(/\r\n/g, '')).not.toContain('\n');
+      expect(installed).toContain('model = "o3"  # the default model');
+      expect(installed).not.toContain('TESTSECRET');
+      applyUninstall(home.cofferHome, planUninstall(home.cofferHome, codex, location));
+      expect(read(location.path)).toBe(crlf);
+    } finally {
+      home.cleanup();
+    }
+  });
+});

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { findAgent, planImport } from '../../../src/agents/index.js';
+import { hasPlaceholder, secretName, secretValue } from '../../../src/agents/secret-detection.js';
+import { freeName, toCofferName } from '../../../src/agents/server-names.js';
+
+const cursor = findAgent('cursor');
+const none = new Set<string>();
+
+describe('secret detection', () => {
+  it.each([
+    'GITHUB_TOKEN',
+    'OPENAI_API_KEY',
+    'apiKey',
+    'CLIENT_SECRET',
+    'DB_PASSWORD',
+    'Authorization',
+    'X-Api-Key',
+    'GH_PAT',
+    'Cookie',
+  ])('%s is a secret by name', (name) => expect(secretName(name)).toBe(true));
+  it.each(['LOG_LEVEL', 'PATH', 'HOME', 'X-Team', 'NODE_ENV'])('%s is not', (name) =>
+    expect(secretName(name)).toBe(false),
+  );
+  it('recognises well-known credential values under any name', () => {
+    expect(secretValue('ghp_abc123')).toBe(true);
+    expect(secretValue('Bearer abc')).toBe(true);
+    expect(secretValue('sk-proj-123')).toBe(true);
+    expect(secretValue('debug')).toBe(false);
+  });
+  it('tells placeholders from passwords with a dollar sign', () => {
+    expect(hasPlaceholder('${GITHUB_TOKEN}')).toBe(true);
+    expect(hasPlaceholder('Bearer ${env:TOKEN}')).toBe(true);
+    expect(hasPlaceholder('$TOKEN')).toBe(true);
+    expect(hasPlaceholder('pa$$word')).toBe(false);
+  });
+});
+
+describe('Coffer names for agent names', () => {
+  it.each([
+    ['github', 'github'],
+    ['GitHub', 'github'],
+    ['my.server', 'my-server'],
+    ['a__b', 'a_b'],
+    ['trailing_', 'trailing'],
+    ['@scope/pkg', 'scope-pkg'],
+    ['!!!', 'server'],
+    ['x'.repeat(40), 'x'.repeat(32)],
+  ])('%s → %s', (original, name) => expect(toCofferName(original)).toBe(name));
+
+  it('finds a free name within the length limit', () => {
+    expect(freeName('a', new Set(['a', 'a-2']))).toBe('a-3');
+    expect(freeName('x'.repeat(32), new Set(['x'.repeat(32)]))).toBe(`${'x'.repeat(30)}-2`);
+  });
+});
+
+describe('planImport', () => {
+  it('splits secrets from plain values and keeps names only in the definition', () => {
+    const [item] = planImport(
+      cursor,
+      {
+        api: {
+          url: 'https://a.test/mcp',
+          headers: { Authorization: 'Bearer t0k', 'X-Team': 'blue' },
+        },
+      },
+      { existing: none },
+    );
+    expect(item).toMatchObject({
+      action: 'add',
+      definition: {
+        transport: 'http',
+        headers: { 'X-Team': 'blue' },
+        secret_headers: ['Authorization'],
+      },
+      secrets: [{ server: 'api', kind: 'header', name: 'Authorization', value: 'Bearer t0k' }],
+    });
+  });
+
+  it('treats names the user marks as secrets, in any case', () => {
+    const [item] = planImport(
+      cursor,
+      { s: { command: 'x', env: { SITE_ID: '42' } } },
+      {
+        existing: none,
+        secretNames: ['site_id'],
+      },
+    );
+    expect(item?.definition?.secret_env).toEqual(['SITE_ID']);
+  });
+
+  it('keeps placeholders inline, never as secret values, and says so', () => {
+    const [item] = planImport(
+      cursor,
+      { s: { command: 'x', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } },
+      {
+        existing: none,
+      },
+    );
+    expect(item?.definition?.env).toEqual({ GITHUB_TOKEN: '${GITHUB_TOKEN}' });
+    expect(item?.secrets).toEqual([]);
+    expect(item?.notes.join()).toMatch(/placeholder/);
+  });
+
+  it('skips clashes unless --rename, and names within the file never collide', () => {
+    const servers = { GitHub: { command: 'a' }, github: { command: 'b' } };
+    const skipped = planImport(cursor, servers, { existing: new Set(['github']) });
+    expect(skipped.map((item) => item.action)).toEqual(['clash', 'clash']);
+    expect(skipped[0]?.reason).toMatch(/already exists \(use --rename\)/);
+    const inFile = planImport(cursor, servers, { existing: none });
+    expect(inFile.map((item) => [item.action, item.server])).toEqual([
+      ['add', 'github'],
+      ['clash', 'github'],
+    ]);
+    const renamed = planImport(cursor, servers, { existing: new Set(['github']), rename: true });
+    expect(renamed.map((item) => item.server)).toEqual(['github-2', 'github-3']);
+  });
+
+  it("skips Coffer's own entry and entries imported before", () => {
+    const servers = {
+      coffer: { command: '/usr/bin/node', args: ['/opt/coffer/bin/coffer.js', 'shim'] },
+      files: { command: 'fs-mcp' },
+    };
+    const items = planImport(cursor, servers, {
+      existing: new Set(['files']),
+      imported: new Map([['files', 'files']]),
+    });
+    expect(items.map((item) => [item.action, item.reason])).toEqual([
+      ['skip', 'it is Coffer itself'],
+      ['skip', 'already imported as "files"'],
+    ]);
+  });
+
+  it('reports entries Coffer cannot hold', () => {
+    const [item] = planImport(cursor, { bad: { url: 'ftp://x.test' } }, { existing: none });
+    expect(item).toMatchObject({
+      action: 'invalid',
+      reason: 'url must be an http:// or https:// URL',
+    });
+  });
+
+  it('fingerprints entries without keeping their contents', () => {
+    const [item] = planImport(
+      cursor,
+      { s: { command: 'x', env: { TOKEN: 'ghp_123' } } },
+      { existing: none },
+    );
+    expect(item?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
