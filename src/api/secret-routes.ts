@@ -76,6 +76,14 @@ async function ensureReferenced(services: ApiServices, record: ServerRecord, ref
   services.notifier.serversChanged();
 }
 
+function notStored(ref: SecretRef): CofferError {
+  return new CofferError(
+    'SECRET_NOT_FOUND',
+    `No ${ref.kind} secret "${ref.name}" is stored for "${ref.server}"`,
+    { hint: 'see `coffer secrets list`' },
+  );
+}
+
 /**
  * /secrets: set, list (names only) and remove the secrets servers reference. A value
  * comes in once, goes to the SecretStore, and is never answered, logged nor recorded.
@@ -92,9 +100,8 @@ export function secretRoutes(services: ApiServices): Hono {
 
   app.get('/secrets', async (c) => {
     const secrets = store();
-    const server = c.req.query('server');
-    const backend = await secrets.backend();
-    return c.json({ store: backend, secrets: await listSecrets(services, secrets, server) });
+    const listed = await listSecrets(services, secrets, c.req.query('server'));
+    return c.json({ store: await secrets.backend(), secrets: listed });
   });
 
   app.post('/secrets', async (c) => {
@@ -113,14 +120,7 @@ export function secretRoutes(services: ApiServices): Hono {
 
   app.delete('/secrets/:server/:kind/:name', async (c) => {
     const ref = parseSecretPath(c.req.param('server'), c.req.param('kind'), c.req.param('name'));
-    if (!(await store().delete(ref)))
-      throw new CofferError(
-        'SECRET_NOT_FOUND',
-        `No ${ref.kind} secret "${ref.name}" is stored for "${ref.server}"`,
-        {
-          hint: 'see `coffer secrets list`',
-        },
-      );
+    if (!(await store().delete(ref))) throw notStored(ref);
     if ((await services.servers.get(ref.server)) !== undefined)
       await services.catalog.forget(ref.server);
     recordAdmin(services, c, {

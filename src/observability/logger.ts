@@ -1,6 +1,7 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { currentTrace } from './trace-context.js';
 import { redactPaths } from './redaction.js';
+import { sharedRotatingFile } from './rotating-file.js';
 
 export type { Logger } from 'pino';
 
@@ -17,7 +18,8 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   const destination =
     typeof options.destination === 'string'
-      ? pino.destination({ dest: options.destination, mkdir: true, sync: false })
+      ? // Size-bounded (coffer.log, .1, .2): a long-running daemon must not fill the disk.
+        sharedRotatingFile(options.destination)
       : options.destination;
   return pino(
     {

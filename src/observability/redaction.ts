@@ -32,7 +32,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     if (isSecretKey(key)) out[key] = REDACTED;
     else if ((key === 'env' || key === 'headers') && item !== null && typeof item === 'object')
       out[key] = Object.fromEntries(Object.keys(item).map((name) => [name, REDACTED]));

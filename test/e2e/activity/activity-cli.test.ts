@@ -1,0 +1,198 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cofferBin,
+  repoRoot,
+  startDaemon,
+  type RunningDaemon,
+} from '../../support/running-daemon.js';
+import { runCoffer } from '../secrets/run-coffer.js';
+
+const FIXTURE = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+
+interface Row {
+  id: number;
+  trace_id: string | null;
+  client_name: string | null;
+  client_version: string | null;
+  server: string | null;
+  capability_key: string | null;
+  action: string;
+  duration_ms: number | null;
+  outcome: string;
+  error_code: string | null;
+}
+
+async function activityJson(daemon: RunningDaemon, ...args: string[]): Promise<Row[]> {
+  const run = await runCoffer(daemon.env, ['activity', '--json', ...args]);
+  expect(run.code, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { activity: Row[] }).activity;
+}
+
+function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  return client.request(
+    { method: 'tools/call', params: { name, arguments: args } },
+    CallToolResultSchema,
+  );
+}
+
+describe('activity, trace ids and logs, through the real daemon and CLI', () => {
+  let daemon: RunningDaemon;
+  let client: Client;
+
+  beforeAll(async () => {
+    daemon = await startDaemon({ COFFER_KEYCHAIN: 'file' });
+    const added = await daemon.api('POST', '/servers', {
+      name: 'fx',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [FIXTURE],
+    });
+    expect(added.status).toBe(201);
+    client = await daemon.client({ name: 'activity-e2e' });
+  });
+  afterAll(() => daemon.stop());
+
+  it('a tool call appears in `coffer activity --json` with its duration and client', async () => {
+    await call(client, 'fx__echo', { message: 'hi' });
+    await expect
+      .poll(async () => (await activityJson(daemon, '--server', 'fx')).length)
+      .toBeGreaterThan(0);
+    const [row] = await activityJson(daemon, '--server', 'fx', '--since', '10m');
+    expect(row).toMatchObject({
+      action: 'tools/call',
+      server: 'fx',
+      capability_key: 'echo',
+      client_name: 'activity-e2e',
+      client_version: '1.0.0',
+      outcome: 'ok',
+      error_code: null,
+    });
+    expect(typeof row?.duration_ms).toBe('number');
+    expect(row?.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a failing call is recorded with its error code', async () => {
+    const disabled = await runCoffer(daemon.env, ['mcp', 'disable', 'fx', '--tool', 'echo']);
+    expect(disabled.code, disabled.stderr).toBe(0);
+    await expect(call(client, 'fx__echo')).rejects.toThrow(/disabled/);
+    await expect(call(client, 'fx__missing')).rejects.toThrow(/Unknown tool/);
+    await expect
+      .poll(async () =>
+        (await activityJson(daemon, '--outcome', 'error')).map((row) => row.error_code),
+      )
+      .toEqual(['CAPABILITY_NOT_FOUND', 'TOOL_DISABLED']);
+    const admin = await activityJson(daemon, '--limit', '1000');
+    expect(
+      admin.some(
+        (row) => row.action === 'capability.disable' && row.capability_key === 'tool:echo',
+      ),
+    ).toBe(true);
+  });
+
+  it("one trace id: in the activity row, in coffer.log, and in the upstream's _meta.traceparent", async () => {
+    const result = await call(client, 'fx__meta');
+    const received = JSON.parse((result.content[0] as { text: string }).text) as {
+      traceparent?: string;
+    };
+    const match = /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(received.traceparent ?? '');
+    expect(match, received.traceparent).not.toBeNull();
+    const traceId = match?.[1] ?? '';
+
+    await expect
+      .poll(
+        async () =>
+          (await activityJson(daemon, '--server', 'fx')).find(
+            (row) => row.capability_key === 'meta',
+          )?.trace_id,
+      )
+      .toBe(traceId);
+    const log = join(daemon.home, 'logs', 'coffer.log');
+    await expect.poll(() => readFileSync(log, 'utf8').includes(traceId)).toBe(true);
+    const line = readFileSync(log, 'utf8')
+      .split('\n')
+      .find((text) => text.includes(traceId));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ traceId, msg: 'tools/call fx meta: ok' });
+
+    const logs = await runCoffer(daemon.env, ['logs', '-n', '1000']);
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toMatch(new RegExp(`INFO tools/call fx meta: ok .*traceId=${traceId}`));
+  });
+
+  it('`coffer logs --upstream` shows what the upstream wrote to stderr', async () => {
+    const run = await runCoffer(daemon.env, ['logs', '--upstream', 'fx']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/ready on stdio/);
+    const missing = await runCoffer(daemon.env, ['logs', '--upstream', 'nothere']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/No log yet/);
+  });
+
+  it('CLI errors show the trace id the daemon answered', async () => {
+    const run = await runCoffer(daemon.env, ['mcp', 'show', 'nope']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^coffer: No server named "nope".*\[trace [0-9a-f]{32}\]\n$/);
+  });
+
+  it('`coffer activity --follow --json` prints entries as they are recorded', async () => {
+    const child = spawn(
+      process.execPath,
+      [cofferBin, 'activity', '--follow', '--json', '--server', 'fx'],
+      {
+        env: daemon.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await expect
+        .poll(() => out.includes('"capability_key":"meta"'), { timeout: 10_000 })
+        .toBe(true);
+      await call(client, 'fx__env', { name: 'PATH' });
+      await expect
+        .poll(() => out.includes('"capability_key":"env"'), { timeout: 10_000 })
+        .toBe(true);
+      for (const line of out.trim().split('\n'))
+        expect(() => JSON.parse(line) as unknown).not.toThrow();
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('retention and log rotation, configured by environment', () => {
+  let daemon: RunningDaemon;
+  beforeAll(async () => {
+    daemon = await startDaemon({
+      COFFER_KEYCHAIN: 'file',
+      COFFER_ACTIVITY_MAX_ROWS: '3',
+      COFFER_ACTIVITY_PRUNE_INTERVAL_MS: '200',
+      COFFER_LOG_MAX_BYTES: '4096',
+      COFFER_LOG_FILES: '2',
+    });
+  });
+  afterAll(() => daemon.stop());
+
+  it('keeps at most COFFER_ACTIVITY_MAX_ROWS rows and rotates coffer.log past its size', async () => {
+    for (let i = 0; i < 12; i++) {
+      await daemon.api('POST', '/servers', { name: `s${i}`, transport: 'stdio', command: 'true' });
+    }
+    // Batches and prunes interleave: wait for the state after the last of both.
+    const servers = async () =>
+      ((await daemon.api('GET', '/activity')).body.activity as Row[]).map((row) => row.server);
+    await expect.poll(servers, { timeout: 5_000 }).toEqual(['s11', 's10', 's9']);
+
+    const log = join(daemon.home, 'logs', 'coffer.log');
+    await expect.poll(() => existsSync(`${log}.1`)).toBe(true);
+    expect(existsSync(`${log}.2`)).toBe(false);
+    for (const file of [log, `${log}.1`]) {
+      expect(statSync(file).size).toBeLessThanOrEqual(4096);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { cofferBin } from '../../support/running-daemon.js';
+
+export interface CofferRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI as a user would, with `input` piped to its stdin (then closed). */
+export function runCoffer(
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+  input?: string,
+): Promise<CofferRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cofferBin, ...args], {
+      env: { ...env, NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** Every regular file under `dir`, recursively. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}

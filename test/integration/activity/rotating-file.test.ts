@@ -1,0 +1,72 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/observability/logger.js';
+import {
+  RotatingFile,
+  rotationFromEnv,
+  sharedRotatingFile,
+} from '../../../src/observability/rotating-file.js';
+
+describe('RotatingFile', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'coffer-rotate-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('rotates by size and keeps a bounded number of 0600 files', () => {
+    const path = join(dir, 'logs', 'coffer.log');
+    const file = new RotatingFile(path, { maxBytes: 100, files: 3 });
+    for (let i = 0; i < 40; i++)
+      file.write(`line ${String(i).padStart(3, '0')} ${'x'.repeat(20)}\n`);
+    file.end();
+    expect(existsSync(path)).toBe(true);
+    expect(existsSync(`${path}.1`)).toBe(true);
+    expect(existsSync(`${path}.2`)).toBe(true);
+    expect(existsSync(`${path}.3`)).toBe(false);
+    for (const name of [path, `${path}.1`, `${path}.2`]) {
+      expect(statSync(name).size).toBeLessThanOrEqual(100);
+      expect(statSync(name).mode & 0o777).toBe(0o600);
+    }
+    // The newest line is in the live file, older ones in .1, then .2.
+    expect(readFileSync(path, 'utf8')).toContain('line 039');
+    expect(readFileSync(`${path}.2`, 'utf8')).not.toContain('line 039');
+  });
+
+  it('buffers writes and flushes them on the next turn of the event loop', async () => {
+    const path = join(dir, 'up.log');
+    const file = new RotatingFile(path, { maxBytes: 1_000_000, files: 2 });
+    file.write('one\n');
+    expect(existsSync(path)).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readFileSync(path, 'utf8')).toBe('one\n');
+    file.end();
+  });
+
+  it('is shared per path, so concurrent writers do not rotate each other away', () => {
+    const path = join(dir, 'upstream-x.log');
+    expect(sharedRotatingFile(path)).toBe(sharedRotatingFile(join(dir, '.', 'upstream-x.log')));
+  });
+
+  it('is what the pino logger writes to for a file destination', async () => {
+    const path = join(dir, 'coffer.log');
+    const logger = createLogger({ destination: path });
+    logger.info({ hello: 'world' }, 'written');
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({
+      msg: 'written',
+      hello: 'world',
+    });
+  });
+
+  it('reads COFFER_LOG_MAX_BYTES and COFFER_LOG_FILES, defaulting to 10 MiB × 3', () => {
+    expect(rotationFromEnv({})).toEqual({ maxBytes: 10 * 1024 * 1024, files: 3 });
+    expect(rotationFromEnv({ COFFER_LOG_MAX_BYTES: '2048', COFFER_LOG_FILES: '5' })).toEqual({
+      maxBytes: 2048,
+      files: 5,
+    });
+  });
+});
