@@ -1,4 +1,5 @@
 import { CofferError } from '../domain/errors.js';
+import { DEFAULT_TOOLS_MODE, parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 
 /**
  * Tunables of the daemon, each overridable by an environment variable (tests use short
@@ -10,6 +11,8 @@ export interface DaemonSettings {
   readonly listTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly maxTotalTimeoutMs: number | undefined;
+  /** The tool list of `/mcp` sessions that do not ask for one (`?mode=`). */
+  readonly toolsMode: ToolsMode;
 }
 
 const variables = {
@@ -25,6 +28,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
     listTimeoutMs: positive(env, ...variables.listTimeoutMs),
     requestTimeoutMs: positive(env, ...variables.requestTimeoutMs),
     maxTotalTimeoutMs: cap === undefined ? undefined : positive(env, 'COFFER_MAX_REQUEST_MS', 0),
+    toolsMode: env['COFFER_TOOLS_MODE']
+      ? parseToolsMode(env['COFFER_TOOLS_MODE'], 'COFFER_TOOLS_MODE')
+      : DEFAULT_TOOLS_MODE,
   };
 }
 

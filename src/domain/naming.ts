@@ -12,6 +12,9 @@ export const MAX_SERVER_NAME_LENGTH = 32;
 export const MAX_EXPOSED_NAME_LENGTH = 64;
 export const RESOURCE_SCHEME = 'coffer://';
 
+/** Prefix of Coffer's own tools (`coffer__search_tools`): no upstream may take it. */
+export const BUILTIN_SERVER_NAME = 'coffer';
+
 const SERVER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** Returns the first rule a server name breaks, or undefined when it is valid. */
@@ -24,6 +27,8 @@ export function serverNameProblem(name: string): string | undefined {
   if (name.includes(NAMESPACE_SEPARATOR))
     return 'it must not contain "__" (Coffer uses it to separate server and tool names)';
   if (name.endsWith('_')) return 'it must not end with "_"';
+  if (name === BUILTIN_SERVER_NAME)
+    return `it is reserved for Coffer's built-in tools (${BUILTIN_SERVER_NAME}__search_tools, …)`;
   return undefined;
 }
 

@@ -249,6 +249,43 @@ export interface CapabilityCatalog {
   forget(server: string): Promise<void>;
 }
 
+// ── Tool search (implemented by the gateway, same ranking as coffer__search_tools) ──
+
+export interface ToolSearchQuery {
+  readonly query: string;
+  readonly limit: number;
+  /** Only tools of this server. */
+  readonly server?: string;
+}
+
+export interface ToolSearchHit {
+  /** The name agents call it by through `/mcp` (`<server>__<name>`). */
+  readonly name: string;
+  readonly server: string;
+  /** The upstream's own name. */
+  readonly tool: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  /** Relative to the other hits of the same search only. */
+  readonly score: number;
+}
+
+export interface ToolSearchResult {
+  readonly tools: readonly ToolSearchHit[];
+  /** Enabled servers whose tools could not be listed: not searched, not "no match". */
+  readonly unavailable: readonly {
+    readonly server: string;
+    readonly code: string;
+    readonly message: string;
+  }[];
+}
+
+/** Ranks the enabled tools of every enabled server (`GET /api/v1/tools/search`). */
+export interface ToolSearch {
+  search(query: ToolSearchQuery): Promise<ToolSearchResult>;
+}
+
 /**
  * Where calls and admin actions are recorded. `record` must never throw nor block the
  * request: implementations batch writes off the hot path.
@@ -292,4 +329,32 @@ export interface SecretStore {
   delete(ref: SecretRef): Promise<boolean>;
   /** Names of every stored secret, never values. */
   list(): Promise<SecretRef[]>;
+}
+
+// ── Daemon events (implemented by src/daemon/event-bus.ts) ──────────────────
+
+/**
+ * What changed in the daemon, pushed to the web UI over server-sent events so it never
+ * has to poll. Names only and states, never a definition or a secret: a listener that
+ * needs details asks the API.
+ */
+export type DaemonEvent =
+  | { readonly type: 'server.added' | 'server.removed' | 'server.changed'; readonly server: string }
+  | {
+      readonly type: 'capability.toggled';
+      readonly server: string;
+      readonly capability_type: CapabilityType;
+      readonly keys: readonly string[];
+      readonly enabled: boolean;
+    }
+  | { readonly type: 'server.state'; readonly server: string; readonly status: ServerStatus }
+  | { readonly type: 'activity.recorded'; readonly entry: ActivityEntry };
+
+export type DaemonEventListener = (event: DaemonEvent) => void;
+
+export interface DaemonEvents {
+  /** Never throws nor waits: a slow or failing listener must not slow the emitter. */
+  emit(event: DaemonEvent): void;
+  /** Returns the unsubscribe function. `onClose` runs when the daemon shuts down. */
+  subscribe(listener: DaemonEventListener, onClose?: () => void): () => void;
 }

@@ -117,6 +117,11 @@ export class AdminCatalog implements CapabilityCatalog {
     }
   }
 
+  /** The tools listing alone (tool search needs no prompts nor resources). */
+  async tools(name: string): Promise<CapabilityListing> {
+    return this.listing(await this.record(name), 'tool');
+  }
+
   async refresh(name: string): Promise<void> {
     await this.pool.evict(name);
     this.deps.gateway.capabilitiesChanged(name);

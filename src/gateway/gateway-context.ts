@@ -6,6 +6,7 @@ import type {
   PreferenceRepository,
   UpstreamConnector,
 } from '../domain/ports.js';
+import type { ToolsMode } from '../domain/tools-mode.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import type { ServerStates } from './server-states.js';
 
@@ -22,6 +23,8 @@ export interface GatewayContext {
   readonly listTtlMs: number;
   /** How long one upstream may take to list before it is left out. */
   readonly listTimeoutMs: number;
+  /** The tool list of aggregated sessions that do not choose one (`COFFER_TOOLS_MODE`). */
+  readonly toolsMode?: ToolsMode;
   /** Enabled servers, all or the one named. */
   readonly enabledServers: (only?: string) => Promise<readonly ServerRecord[]>;
   readonly upstreamLog: (server: string, params: JsonObject | undefined) => void;

@@ -2,6 +2,7 @@ import type { SessionNotifier } from '../domain/ports.js';
 import type { GatewayContext } from './gateway-context.js';
 import { Session, type SessionScope } from './session.js';
 import type { JsonObject } from '../domain/ports.js';
+import type { ToolsMode } from '../domain/tools-mode.js';
 
 /**
  * The live downstream sessions. Implements SessionNotifier so admin changes (a toggle,
@@ -14,11 +15,16 @@ export class Gateway implements SessionNotifier {
   constructor(readonly context: GatewayContext) {}
 
   /** A new session for an initialize request; registered once the transport assigns its id. */
-  async open(scope: SessionScope, clientCapabilities: JsonObject): Promise<Session> {
+  async open(
+    scope: SessionScope,
+    clientCapabilities: JsonObject,
+    toolsMode?: ToolsMode,
+  ): Promise<Session> {
     const session = new Session({
       scope,
       context: this.context,
       clientCapabilities,
+      ...(toolsMode === undefined ? {} : { toolsMode }),
       onInitialized: (s) => this.sessions.set(s.id, s),
       onClosed: (s) => {
         this.sessions.delete(s.id);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/ports.js';
+import { parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 import type { Gateway } from './gateway.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { SessionScope } from './session.js';
@@ -67,9 +68,12 @@ async function handlePost(
   }
   if (!isInitializeRequest(body)) return sendRpcError(res, 400, -32000, sessionProblem(undefined));
   const capabilities = (body.params.capabilities ?? {}) as JsonObject;
+  const mode = requestedToolsMode(req, scope);
+  if (mode instanceof CofferError)
+    return sendRpcError(res, 400, -32602, mode.message, undefined, requestId(body));
   let session;
   try {
-    session = await gateway.open(scope, capabilities);
+    session = await gateway.open(scope, capabilities, mode);
   } catch (error) {
     const rpc = toJsonRpcError(error);
     return sendRpcError(
@@ -83,6 +87,29 @@ async function handlePost(
   }
   await session.handle(req, res, body);
   if (session.id === '') await session.close();
+}
+
+/**
+ * `?mode=lean` or `?mode=full` on `/mcp`, read at initialize: the session keeps it.
+ * The single-server endpoint mirrors its upstream exactly, so it takes no mode.
+ */
+function requestedToolsMode(
+  req: IncomingMessage,
+  scope: SessionScope,
+): ToolsMode | undefined | CofferError {
+  const mode = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('mode');
+  if (mode === null) return undefined;
+  if (scope.kind === 'single')
+    return new CofferError('INVALID_INPUT', '"mode" applies to /mcp only, not /servers/<name>/mcp');
+  try {
+    return parseToolsMode(mode, 'the "mode" parameter');
+  } catch (error) {
+    return error as CofferError;
+  }
+}
+
+function requestId(body: unknown): unknown {
+  return (body as { id?: unknown }).id ?? null;
 }
 
 function sameScope(a: SessionScope, b: SessionScope): boolean {

@@ -15,7 +15,8 @@ import { kindByListMethod } from './capability-kinds.js';
 import type { InflightRequests } from './inflight-requests.js';
 import type { Namespace } from './namespace.js';
 import { exposeResultUris } from './result-uris.js';
-import type { Route, SessionCatalog } from './session-catalog.js';
+import type { ListingCatalog } from './lean-mode.js';
+import type { Route } from './session-catalog.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
 /** Downstream pages: big enough that most clients never page, small enough to bound one answer. */
@@ -38,7 +39,7 @@ export interface RouterDeps {
   readonly activity: ActivitySink;
   readonly clock: Clock;
   readonly caller: () => Caller;
-  readonly catalog: SessionCatalog;
+  readonly catalog: ListingCatalog;
   readonly pool: UpstreamPool;
   readonly preferences: PreferenceRepository;
   readonly namespace: Namespace;

@@ -25,7 +25,11 @@ const countField: Partial<Record<CapabilityType, keyof Counts>> = {
 export class ServerStates {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly clock: Clock) {}
+  /** `onChange` hears of every change of a server's visible status (the UI's live updates). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly onChange?: (server: string, status: ServerStatus) => void,
+  ) {}
 
   status(server: string): ServerStatus {
     const entry = this.entries.get(server);
@@ -35,14 +39,20 @@ export class ServerStates {
   }
 
   listed(server: string, type: CapabilityType, count: number): void {
+    const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = false;
     const field = countField[type];
-    if (field === undefined) return;
-    entry.counts = { ...(entry.counts ?? { tools: 0, prompts: 0, resources: 0 }), [field]: count };
+    if (field !== undefined)
+      entry.counts = {
+        ...(entry.counts ?? { tools: 0, prompts: 0, resources: 0 }),
+        [field]: count,
+      };
+    this.report(server, before);
   }
 
   failed(server: string, error: CofferError): void {
+    const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = true;
     entry.lastError = {
@@ -50,21 +60,39 @@ export class ServerStates {
       message: error.message,
       at: this.clock.now().toISOString(),
     };
+    this.report(server, before);
   }
 
   connected(server: string): void {
+    const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.live += 1;
     entry.failedSinceSuccess = false;
+    this.report(server, before);
   }
 
   disconnected(server: string): void {
+    const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.live = Math.max(0, entry.live - 1);
+    this.report(server, before);
   }
 
   forget(server: string): void {
+    const before = this.snapshot(server);
     this.entries.delete(server);
+    this.report(server, before);
+  }
+
+  private snapshot(server: string): string | undefined {
+    return this.onChange === undefined ? undefined : JSON.stringify(this.status(server));
+  }
+
+  /** Only real changes: a list that finds the same counts again is not news. */
+  private report(server: string, before: string | undefined): void {
+    if (this.onChange === undefined) return;
+    const status = this.status(server);
+    if (JSON.stringify(status) !== before) this.onChange(server, status);
   }
 
   private entry(server: string): Entry {

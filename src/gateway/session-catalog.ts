@@ -10,6 +10,13 @@ export interface Route {
   readonly key: string;
 }
 
+/** One server's exposed items, and the loaded list they came from. */
+export interface ServerItems {
+  readonly server: string;
+  readonly source: object;
+  readonly items: JsonObject[];
+}
+
 interface CacheEntry {
   readonly expiresAt: number;
   readonly list: Promise<LoadedList>;
@@ -36,6 +43,15 @@ export class SessionCatalog {
 
   /** Every enabled item of every enabled server, exposed; failing servers are absent. */
   async list(kind: CapabilityKind): Promise<JsonObject[]> {
+    return (await this.listByServer(kind)).flatMap((entry) => entry.items);
+  }
+
+  /**
+   * The same, per server. `source` is the cached upstream list the items come from: the
+   * same object until that server's list is reloaded, so the tool index can tell which
+   * servers changed without comparing contents.
+   */
+  async listByServer(kind: CapabilityKind): Promise<ServerItems[]> {
     const servers = await this.deps.servers();
     const lists = await Promise.all(
       servers.map(async (server) => ({
@@ -43,16 +59,18 @@ export class SessionCatalog {
         list: await this.load(server, kind).catch(() => undefined),
       })),
     );
-    const exposed: JsonObject[] = [];
+    const result: ServerItems[] = [];
     for (const { server, list } of lists) {
       if (list === undefined) continue;
+      const exposed: JsonObject[] = [];
       for (const item of list.items) {
         const key = kind.keyOf(item) ?? '';
         if (list.enabled.get(key) === false || needsTasks(kind, item)) continue;
         exposed.push(this.expose(server, kind, item, key));
       }
+      result.push({ server: server.name, source: list, items: exposed });
     }
-    return exposed;
+    return result;
   }
 
   /** Finds the upstream behind an exposed name or URI; undefined when none has it. */
@@ -141,7 +159,7 @@ const routeKey = (type: CapabilityType, exposed: string) => `${type}\u0000${expo
  * Coffer does not proxy tasks (docs/TASKS.md): a tool that can only run as a task
  * cannot work through it, so it is not listed as if it could.
  */
-function needsTasks(kind: CapabilityKind, item: JsonObject): boolean {
+export function needsTasks(kind: CapabilityKind, item: JsonObject): boolean {
   if (kind.type !== 'tool') return false;
   const execution = item['execution'];
   return (

@@ -4,8 +4,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
+import { BuiltinCalls } from './builtin-calls.js';
 import type { GatewayContext } from './gateway-context.js';
+import { toolSurface } from './lean-mode.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { InflightRequests } from './inflight-requests.js';
 import { LogRelay } from './log-relay.js';
@@ -38,6 +41,8 @@ export interface SessionOptions {
   readonly context: GatewayContext;
   /** What the client declared at initialize: only these are declared upstream. */
   readonly clientCapabilities: JsonObject;
+  /** Aggregated sessions only: full or lean tool list (default: the daemon's setting). */
+  readonly toolsMode?: ToolsMode;
   readonly onInitialized: (session: Session) => void;
   readonly onClosed: (session: Session) => void;
 }
@@ -53,6 +58,8 @@ export class Session {
   readonly pool: UpstreamPool;
   private readonly catalog: SessionCatalog;
   private readonly router: RequestRouter;
+  /** Coffer's own tools; the single-server endpoint mirrors its upstream and has none. */
+  private readonly builtins: BuiltinCalls | undefined;
   private readonly inflight = new InflightRequests();
   private readonly logs: LogRelay;
   private closed = false;
@@ -112,11 +119,21 @@ export class Session {
           client_version: client?.version ?? null,
         };
       },
-      catalog: this.catalog,
+      catalog:
+        scope.kind === 'single'
+          ? this.catalog
+          : toolSurface(this.catalog, options.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE),
       pool: this.pool,
       preferences: context.preferences,
       namespace,
     });
+    this.builtins =
+      scope.kind === 'single'
+        ? undefined
+        : new BuiltinCalls({
+            catalog: this.catalog,
+            callTool: (params, routed) => this.router.handle('tools/call', params, routed),
+          });
     this.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: () => options.onInitialized(this),
@@ -198,12 +215,15 @@ export class Session {
                 { relatedRequestId: extra.requestId },
               )
               .catch(() => undefined);
+    const options = {
+      signal: extra.signal,
+      requestId: extra.requestId,
+      ...(onProgress === undefined ? {} : { onProgress }),
+    };
     try {
-      return await this.router.handle(method, params, {
-        signal: extra.signal,
-        requestId: extra.requestId,
-        ...(onProgress === undefined ? {} : { onProgress }),
-      });
+      return this.builtins?.handles(method, params) === true
+        ? await this.builtins.call(params ?? {}, options)
+        : await this.router.handle(method, params, options);
     } catch (error) {
       this.context.logFailure(method, error);
       throw toJsonRpcError(error);
