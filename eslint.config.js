@@ -7,7 +7,9 @@ import { layers } from './tools/layers.js';
 function layeringBlocks() {
   const names = Object.keys(layers);
   return names.map((layer) => {
-    const forbidden = names.filter((other) => other !== layer && !layers[layer].may.includes(other));
+    const forbidden = names.filter(
+      (other) => other !== layer && !layers[layer].may.includes(other),
+    );
     return {
       files: [`src/${layer}/**/*.ts`],
       rules: {

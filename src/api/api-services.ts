@@ -3,10 +3,12 @@ import type {
   ActivitySink,
   CapabilityCatalog,
   Clock,
+  DaemonEvents,
   PreferenceRepository,
   SecretStore,
   ServerRepository,
   SessionNotifier,
+  ToolSearch,
 } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
 
@@ -28,4 +30,8 @@ export interface ApiServices {
   readonly audit?: ActivitySink;
   /** The keychain (or its fallback); the /secrets routes answer 404 when absent. */
   readonly secrets?: SecretStore;
+  /** Ranks enabled tools (GET /tools/search); the route answers 404 when absent. */
+  readonly toolSearch?: ToolSearch;
+  /** Where changes are announced (GET /events streams them); nothing is announced when absent. */
+  readonly events?: DaemonEvents;
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { recordAdmin, toggleKey } from './admin-audit.js';
+import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { toggleCapabilitiesSchema } from './request-schemas.js';
@@ -26,6 +27,7 @@ export function capabilityRoutes(services: ApiServices): Hono {
     await requireServer(servers, name);
     await catalog.refresh(name);
     recordAdmin(services, c, { action: 'server.refresh', server: name });
+    announce(services, { type: 'server.changed', server: name });
     return c.json(await catalog.capabilities(name, { refresh: true }));
   });
 
@@ -45,6 +47,13 @@ export function capabilityRoutes(services: ApiServices): Hono {
       action: `capability.${toggle.enabled ? 'enable' : 'disable'}`,
       server: name,
       key: toggleKey(toggle.type, toggle.keys),
+    });
+    announce(services, {
+      type: 'capability.toggled',
+      server: name,
+      capability_type: toggle.type,
+      keys: toggle.keys,
+      enabled: toggle.enabled,
     });
     return c.json({ changed });
   });

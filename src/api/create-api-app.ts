@@ -5,9 +5,12 @@ import { activityRoutes } from './activity-routes.js';
 import type { ApiServices } from './api-services.js';
 import { capabilityRoutes } from './capability-routes.js';
 import { errorResponse } from './error-response.js';
+import { eventRoutes } from './event-routes.js';
+import { openApiRoutes } from './openapi.js';
 import { requestContext } from './request-context.js';
 import { secretRoutes } from './secret-routes.js';
 import { serverRoutes } from './server-routes.js';
+import { toolSearchRoutes } from './tool-search-routes.js';
 
 export const API_BASE_PATH = '/api/v1';
 
@@ -24,6 +27,9 @@ export function createApiApp(services: ApiServices): Hono {
   app.route('/', capabilityRoutes(services));
   app.route('/', secretRoutes(services));
   app.route('/', activityRoutes(services));
+  app.route('/', toolSearchRoutes(services));
+  app.route('/', eventRoutes(services));
+  app.route('/', openApiRoutes());
   // A route of its own rather than notFound(): it keeps answering JSON when the daemon
   // mounts this app inside its own, whose notFound would otherwise win.
   app.all('*', (c) =>

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { recordAdmin } from './admin-audit.js';
+import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { createServerSchema, patchServerSchema } from './request-schemas.js';
@@ -28,6 +29,7 @@ export function serverRoutes(services: ApiServices): Hono {
     const record = await servers.create(definition);
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.add', server: record.name });
+    announce(services, { type: 'server.added', server: record.name });
     return c.json({ server: view(record) }, 201);
   });
 
@@ -44,6 +46,7 @@ export function serverRoutes(services: ApiServices): Hono {
     await catalog.forget(name);
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.update', server: name });
+    announce(services, { type: 'server.changed', server: name });
     return c.json({ server: view(record) });
   });
 
@@ -53,6 +56,7 @@ export function serverRoutes(services: ApiServices): Hono {
     await catalog.forget(name);
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.remove', server: name });
+    announce(services, { type: 'server.removed', server: name });
     return c.body(null, 204);
   });
 
@@ -66,6 +70,7 @@ export function serverRoutes(services: ApiServices): Hono {
         action: `server.${enabled ? 'enable' : 'disable'}`,
         server: name,
       });
+      announce(services, { type: 'server.changed', server: name });
       return c.json({ server: view(record) });
     });
   }

@@ -8,6 +8,8 @@ import { registerLogsCommand } from './commands/logs-command.js';
 import { registerMcpCommands } from './commands/mcp-commands.js';
 import { registerSecretsCommands } from './commands/secrets-commands.js';
 import { registerShimCommand } from './commands/shim-command.js';
+import { registerToolsCommands } from './commands/tools-command.js';
+import { registerUiCommand } from './commands/ui-command.js';
 
 /**
  * The `coffer` command tree. Command groups register themselves here, one line each.
@@ -34,6 +36,8 @@ export function createProgram(context: CliContext): Command {
   registerSecretsCommands(program, context);
   registerActivityCommand(program, context);
   registerLogsCommand(program, context);
+  registerToolsCommands(program, context);
+  registerUiCommand(program, context);
 
   return program;
 }

@@ -108,3 +108,64 @@ export function checkAccess(request: GuardedRequest, policy: AccessPolicy): Acce
   if (!tokensEqual(token, policy.token)) return unauthorized('Invalid token');
   return { ok: true };
 }
+
+// ── Browser sessions (the web UI) ────────────────────────────────────────────
+
+/** What the guard needs of the daemon's BrowserSessions. */
+export interface SessionCheck {
+  sessionFrom(cookieHeader: string | undefined): string | undefined;
+  isSession(id: string): boolean;
+}
+
+/** A header a cross-site HTML form cannot send, and a cross-origin fetch cannot without CORS. */
+export const CSRF_HEADER = 'x-coffer-csrf';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** `none` is a navigation the user typed or opened from another program (`coffer ui`). */
+const SAME_ORIGIN_FETCH_SITES = new Set(['same-origin', 'none']);
+
+/**
+ * Exactly this daemon's origin. Stricter than isAllowedOrigin: every port of 127.0.0.1
+ * is the same *site*, so a page served by any other local program gets our SameSite
+ * cookie; only the origin tells it apart.
+ */
+export function isOwnOrigin(origin: string, port: number): boolean {
+  return isAllowedOrigin(origin) && new URL(origin).port === String(port);
+}
+
+export interface BrowserRequest extends GuardedRequest {
+  readonly method?: string | undefined;
+}
+
+/**
+ * A request carrying the UI's session cookie (and no Authorization header). Host was
+ * checked as for any request; then: a live session; no foreign Origin or Sec-Fetch-Site;
+ * and a state change must name its own Origin and carry `X-Coffer-CSRF: 1`, so neither
+ * a cross-site form nor a page on another local port can act with the user's cookie.
+ */
+export function checkBrowserAccess(
+  request: BrowserRequest,
+  policy: AccessPolicy,
+  sessions: SessionCheck,
+): AccessDecision {
+  const { headers } = request;
+  if (!isAllowedHost(headers.host, policy.port)) {
+    return forbidden('Host header does not name this loopback daemon');
+  }
+  const session = sessions.sessionFrom(headers.cookie);
+  if (session === undefined || !sessions.isSession(session)) {
+    return unauthorized('The browser session expired; open the UI again with `coffer ui`');
+  }
+  const { origin } = headers;
+  if (origin !== undefined && !isOwnOrigin(origin, policy.port)) {
+    return forbidden('Cross-origin requests are refused');
+  }
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && !SAME_ORIGIN_FETCH_SITES.has(site)) {
+    return forbidden('Cross-site requests are refused');
+  }
+  if (!SAFE_METHODS.has((request.method ?? 'GET').toUpperCase())) {
+    if (origin === undefined) return forbidden('A state-changing request must send its Origin');
+    if (headers[CSRF_HEADER] !== '1') return forbidden(`Missing ${CSRF_HEADER}: 1 header`);
+  }
+  return { ok: true };
+}

@@ -7,10 +7,11 @@ import {
   runWithTrace,
   type TraceContext,
 } from '../observability/trace-context.js';
-import { checkAccess } from './access-guard.js';
+import { checkAccess, checkBrowserAccess, type AccessDecision } from './access-guard.js';
 import type { DaemonApi } from './daemon-api.js';
 import type { DaemonServices } from './daemon-services.js';
 import { errorResponseFor, sendError, sendJson } from './error-response.js';
+import { LOGIN_CODE_PATH, LOGIN_PATH, type UiRoutes } from './ui-routes.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -21,6 +22,8 @@ export interface DaemonRouterOptions {
   readonly services: Pick<DaemonServices, 'handleMcp'>;
   /** The daemon's API app (daemon routes first, then services.api). */
   readonly api: DaemonApi;
+  /** The web UI and its browser login; without it only the token opens anything. */
+  readonly ui?: UiRoutes;
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -48,6 +51,54 @@ function decodeSegment(segment: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const isApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
+
+/**
+ * A request with the UI's session cookie and no Authorization header is the browser's:
+ * it may reach the UI and the REST API, never MCP (agents hold the token). Anything
+ * else is judged by the token alone.
+ */
+function authorize(
+  req: IncomingMessage,
+  path: string,
+  options: DaemonRouterOptions,
+): { decision: AccessDecision; browser: boolean } {
+  const { ui } = options;
+  const browser =
+    ui !== undefined &&
+    req.headers.authorization === undefined &&
+    ui.sessions.sessionFrom(req.headers.cookie) !== undefined &&
+    (isApiPath(path) || ui.isFile(req.method, path));
+  return browser
+    ? { decision: checkBrowserAccess(req, options, ui.sessions), browser }
+    : { decision: checkAccess(req, options), browser };
+}
+
+/** The UI's own routes after the guard: the CLI's login-code request, then built files. */
+function serveUi(
+  ui: UiRoutes,
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: { path: string; browser: boolean; logger: Logger },
+): void {
+  const { path, browser, logger } = context;
+  if (path === LOGIN_CODE_PATH && req.method === 'POST') {
+    // A session must not mint more sessions: codes are for whoever holds the token.
+    if (browser) sendError(res, 403, 'FORBIDDEN', 'Login codes are issued to the token holder');
+    else ui.issueCode(res);
+    return;
+  }
+  ui.serveFile(req, res, path)
+    .then((served) => {
+      if (!served) sendError(res, 404, 'NOT_FOUND', `No route for ${req.method ?? 'GET'} ${path}`);
+    })
+    .catch((error: unknown) => {
+      logger.error({ err: error }, 'serving a UI file failed');
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
+      else res.destroy();
+    });
 }
 
 /**
@@ -93,16 +144,23 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
       return;
     }
 
-    const access = checkAccess(req, options);
+    if (options.ui !== undefined && path === LOGIN_PATH && method === 'GET') {
+      options.ui.login(req, res);
+      return;
+    }
+
+    const { decision: access, browser } = authorize(req, path, options);
     if (!access.ok) {
       logger.warn({ method, path, status: access.status }, access.message);
-      sendError(
-        res,
-        access.status,
-        access.code,
-        access.message,
-        access.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {},
-      );
+      if (options.ui?.wantsPage(req, path) === true) options.ui.denied(res, access);
+      else
+        sendError(
+          res,
+          access.status,
+          access.code,
+          access.message,
+          access.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {},
+        );
       return;
     }
 
@@ -117,7 +175,11 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
       else serveMcp(req, res, name);
       return;
     }
-    if (path === '/api/v1' || path.startsWith('/api/v1/')) {
+    if (options.ui !== undefined && (path === LOGIN_CODE_PATH || !isApiPath(path))) {
+      serveUi(options.ui, req, res, { path, browser, logger });
+      return;
+    }
+    if (isApiPath(path)) {
       apiListener(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'API request failed');
         if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');

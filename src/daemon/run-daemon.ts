@@ -19,6 +19,8 @@ import { createDaemonRouter, createDaemonServer } from './http-server.js';
 import { bindFirstFreePort } from './port-binding.js';
 import type { PortRange } from './port-range.js';
 import { createShutdown, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './shutdown.js';
+import { BrowserSessions } from './login-codes.js';
+import { UiRoutes } from './ui-routes.js';
 
 export interface RunDaemonOptions {
   readonly paths: CofferPaths;
@@ -212,7 +214,8 @@ async function startDaemon(
     await shutdown('could not write daemon.json');
     throw error;
   }
-  daemonServer.serve(createDaemonRouter({ port, token, logger, services, api }));
+  const ui = new UiRoutes({ sessions: new BrowserSessions(port, clock), logger });
+  daemonServer.serve(createDaemonRouter({ port, token, logger, services, api, ui }));
   logger.info({ port, mcpUrl: info.mcpUrl }, 'daemon listening');
 
   return { info, stop, stopped };

@@ -3,8 +3,9 @@ import { readSettings } from '../config/settings.js';
 import { createApiApp } from '../api/index.js';
 import { createSecretResolver, createSecretStore } from '../credentials/index.js';
 import { packageVersion } from '../discovery/package-info.js';
-import { systemClock, type SessionNotifier } from '../domain/ports.js';
+import { systemClock, type ActivitySink, type SessionNotifier } from '../domain/ports.js';
 import { AdminCatalog } from '../gateway/admin-catalog.js';
+import { AdminToolSearch } from '../gateway/admin-tool-search.js';
 import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
 import { ServerStates } from '../gateway/server-states.js';
@@ -16,6 +17,7 @@ import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
 import type { CreateServices } from './daemon-services.js';
+import { EventBus } from './event-bus.js';
 
 /**
  * The composition root: store → upstream connector → gateway → API. The only place
@@ -33,8 +35,18 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     logger,
   });
   await activity.start();
+  const events = new EventBus(logger);
+  // Every recorded call or admin action also goes to live UIs (the Activity page).
+  const recorder: ActivitySink = {
+    record: (entry) => {
+      activity.record(entry);
+      events.emit({ type: 'activity.recorded', entry });
+    },
+  };
   const secrets = createSecretStore({ paths, logger });
-  const states = new ServerStates(clock);
+  const states = new ServerStates(clock, (server, status) =>
+    events.emit({ type: 'server.state', server, status }),
+  );
   const version = packageVersion();
   // Before any upstream starts: end what a killed predecessor left running.
   await sweepOrphans(repositories.upstreamProcesses, logger);
@@ -56,12 +68,13 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     serverInfo: { name: 'coffer', version },
     connector,
     preferences: repositories.preferences,
-    activity,
+    activity: recorder,
     states,
     clock,
     logger,
     listTtlMs: settings.listTtlMs,
     listTimeoutMs: settings.listTimeoutMs,
+    toolsMode: settings.toolsMode,
     enabledServers: (only) => registry.enabled(only),
     upstreamLog: (server, params) => {
       const line = JSON.stringify({ time: clock.now().toISOString(), ...params }) + '\n';
@@ -77,6 +90,10 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     gateway,
     listTimeoutMs: settings.listTimeoutMs,
   });
+  const toolSearch = new AdminToolSearch({
+    servers: () => registry.enabled(),
+    tools: (name) => catalog.tools(name),
+  });
   const notifier: SessionNotifier = {
     capabilitiesChanged: (server) => gateway.capabilitiesChanged(server),
     serversChanged: () => {
@@ -90,8 +107,10 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     notifier,
     clock,
     logger,
-    audit: activity,
+    audit: recorder,
     secrets,
+    events,
+    toolSearch,
   });
 
   return {
@@ -106,6 +125,7 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
       })),
     }),
     close: async () => {
+      events.close();
       await gateway.closeAll();
       await catalog.close();
       await activity.close();

@@ -41,7 +41,7 @@ async function register(daemon) {
     command: process.execPath,
     args: [fixture, '--scenario', 'conformance', '--name', 'mcp-conformance-test-server'],
   };
-  const response = await fetch(`http://127.0.0.1:${daemon.port}/api/v1/servers`, {
+  const response = await globalThis.fetch(`http://127.0.0.1:${daemon.port}/api/v1/servers`, {
     method: 'POST',
     headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),

@@ -40,7 +40,7 @@ export function violations(files: { path: string; source: string }[]): string[] 
   for (const { path, source } of files) {
     const from = layerOf(path);
     if (from === undefined) continue;
-    const rule = layers[from as keyof typeof layers];
+    const rule = layers[from];
     if (rule === undefined) {
       problems.push(
         `${relative(srcRoot, path)}: folder "${from}" is not a known layer (tools/layers.js)`,

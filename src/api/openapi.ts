@@ -1,0 +1,217 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  createServerSchema,
+  patchServerSchema,
+  toggleCapabilitiesSchema,
+} from './request-schemas.js';
+import { setSecretSchema } from './secret-schemas.js';
+
+type JsonSchema = Record<string, unknown>;
+
+interface Operation {
+  readonly summary: string;
+  /** A zod request schema: the document is generated from it, so it cannot drift. */
+  readonly body?: z.ZodType;
+  readonly query?: readonly Parameter[];
+  /** Success status and what it carries. */
+  readonly ok: readonly [status: number, description: string];
+  readonly stream?: boolean;
+}
+
+interface Parameter {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: JsonSchema;
+}
+
+const str = { type: 'string' };
+const whole = { type: 'integer', minimum: 1 };
+
+/**
+ * The activity query is validated in activity-routes.ts; its parameters are few and
+ * plain, so they are listed here by hand.
+ */
+const activityQuery: readonly Parameter[] = [
+  { name: 'server', description: 'only this server', schema: str },
+  { name: 'since', description: '`30m`, `1h`, `2d` or an ISO time', schema: str },
+  { name: 'outcome', description: 'ok or error', schema: { enum: ['ok', 'error'] } },
+  { name: 'limit', description: 'rows per page (default 100, at most 1000)', schema: whole },
+  { name: 'before_id', description: '`next_before_id` of the previous page', schema: whole },
+];
+
+/** Every /api/v1 route, daemon-level ones (status, stop, ui) included. */
+const operations: Record<string, Record<string, Operation>> = {
+  '/status': { get: { summary: 'Daemon status and servers', ok: [200, 'status'] } },
+  '/daemon/stop': { post: { summary: 'Stop the daemon gracefully', ok: [202, 'stopping'] } },
+  '/servers': {
+    get: { summary: 'List registered servers with their state', ok: [200, '{servers}'] },
+    post: { summary: 'Register a server', body: createServerSchema, ok: [201, '{server}'] },
+  },
+  '/servers/{name}': {
+    get: { summary: 'One server', ok: [200, '{server}'] },
+    patch: {
+      summary: 'Change a server (null clears)',
+      body: patchServerSchema,
+      ok: [200, '{server}'],
+    },
+    delete: { summary: 'Remove a server and its preferences', ok: [204, 'removed'] },
+  },
+  '/servers/{name}/enable': { post: { summary: 'Enable a server', ok: [200, '{server}'] } },
+  '/servers/{name}/disable': { post: { summary: 'Disable a server', ok: [200, '{server}'] } },
+  '/servers/{name}/capabilities': {
+    get: { summary: 'Live capability lists with preferences', ok: [200, 'listings'] },
+    post: {
+      summary: 'Enable or disable one or many capabilities',
+      body: toggleCapabilitiesSchema,
+      ok: [200, '{changed}'],
+    },
+  },
+  '/servers/{name}/refresh': {
+    post: { summary: 'Drop caches and list again', ok: [200, 'listings'] },
+  },
+  '/servers/{name}/test': {
+    post: {
+      summary: 'Test with a fresh temporary connection',
+      ok: [200, '{ok, latency_ms, counts | error}'],
+    },
+  },
+  '/secrets': {
+    get: { summary: 'Secret names and state, never values', ok: [200, '{store, secrets}'] },
+    post: { summary: 'Store a secret in the keychain', body: setSecretSchema, ok: [204, 'stored'] },
+  },
+  '/secrets/{server}/{kind}/{name}': {
+    delete: { summary: 'Remove a secret', ok: [204, 'removed'] },
+  },
+  '/activity': {
+    get: {
+      summary: 'Calls and admin actions, newest first',
+      query: activityQuery,
+      ok: [200, '{activity, next_before_id}'],
+    },
+  },
+  '/tools/search': {
+    get: {
+      summary: 'Enabled tools ranked for a query (as coffer__search_tools)',
+      query: [
+        { name: 'q', description: 'what to search for', schema: str },
+        { name: 'limit', description: 'how many results', schema: whole },
+        { name: 'server', description: 'only this server', schema: str },
+      ],
+      ok: [200, '{query, results, unavailable}'],
+    },
+  },
+  '/events': {
+    get: {
+      summary: 'Server-sent events: DaemonEvent JSON per message',
+      ok: [200, 'event stream'],
+      stream: true,
+    },
+  },
+  '/ui/login-code': {
+    post: {
+      summary: 'One-time browser login code (bearer token only)',
+      ok: [200, '{code, url, expires_at}'],
+    },
+  },
+  '/openapi.json': { get: { summary: 'This document', ok: [200, 'OpenAPI 3.1'] } },
+};
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'traceId'],
+      properties: { code: str, message: str, hint: str, traceId: str },
+    },
+  },
+};
+
+function toSchema(schema: z.ZodType): JsonSchema {
+  // io: 'input' documents what a caller sends (defaults optional), not what we parse to.
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: str,
+  }));
+}
+
+function describe(path: string, operation: Operation) {
+  const [status, description] = operation.ok;
+  const contentType = operation.stream === true ? 'text/event-stream' : 'application/json';
+  const error = {
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+  return {
+    summary: operation.summary,
+    parameters: [
+      ...pathParameters(path),
+      ...(operation.query ?? []).map((p) => ({ ...p, in: 'query', required: false })),
+    ],
+    ...(operation.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(operation.body) } },
+          },
+        }),
+    responses: {
+      [String(status)]: {
+        description,
+        ...(status === 204 ? {} : { content: { [contentType]: {} } }),
+      },
+      '400': { description: 'invalid input', ...error },
+      '401': { description: 'missing or wrong token / session', ...error },
+      '403': { description: 'Host, Origin or CSRF check failed', ...error },
+      '404': { description: 'no such server or route', ...error },
+      '409': { description: 'conflicts with the current state', ...error },
+      '503': { description: 'upstream unavailable', ...error },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of /api/v1, built once per daemon. */
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, methods] of Object.entries(operations)) {
+    paths[path] = Object.fromEntries(
+      Object.entries(methods).map(([method, operation]) => [method, describe(path, operation)]),
+    );
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Coffer daemon API', version: '1' },
+    servers: [{ url: '/api/v1' }],
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'the token in daemon.json' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'coffer_session_<port>',
+          description: 'browser session from /login; state changes also need X-Coffer-CSRF: 1',
+        },
+      },
+    },
+    security: [{ bearer: [] }, { session: [] }],
+    paths,
+  };
+}
+
+export function openApiRoutes(): Hono {
+  const app = new Hono();
+  let document: Record<string, unknown> | undefined;
+  app.get('/openapi.json', (c) => c.json((document ??= openApiDocument())));
+  return app;
+}

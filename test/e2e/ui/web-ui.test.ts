@@ -1,0 +1,231 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
+
+/**
+ * The web UI as a user drives it, in Debian's Chromium: log in through `coffer ui`, add
+ * the fixture server through the form, switch a tool off and check with a real MCP
+ * client that agents lost it, test connections, see a broken server's error, and watch
+ * an agent's call arrive on the Activity page without reloading. Screenshots of each
+ * page go to docs/screenshots for the README.
+ */
+describe('web UI in Chromium', () => {
+  let daemon: RunningDaemon;
+  let browser: Browser;
+  let page: Page;
+  let agent: Client;
+
+  beforeAll(async () => {
+    daemon = await startDaemon();
+    browser = await launchBrowser();
+    page = browser.page;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+  const capability = (key: string) =>
+    page
+      .locator('.capability')
+      .filter({ has: page.locator('code', { hasText: new RegExp(`^${key}$`) }) });
+
+  it('logs in through the one-time link of `coffer ui --no-open`', async () => {
+    const link = await loginLink(daemon);
+    expect(link).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${daemon.port}/login\\?code=[\\w-]{43}$`),
+    );
+    await page.goto(link);
+    await heading('Servers').waitFor();
+    // The code left the address bar; the token never reached the page.
+    expect(page.url()).toBe(`${daemon.baseUrl}/`);
+    expect(await page.content()).not.toContain(daemon.token);
+    const cookies = await browser.context.cookies();
+    expect(cookies).toEqual([
+      expect.objectContaining({
+        name: `coffer_session_${daemon.port}`,
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: '/',
+      }),
+    ]);
+    await page.getByText('No servers yet').waitFor();
+    await screenshot(page, 'servers-empty');
+    // Single use: the same link does not sign anyone else in.
+    const again = await fetch(link, { redirect: 'manual' });
+    expect(again.status).toBe(401);
+  });
+
+  it('adds the fixture through the form, showing the API validation by field', async () => {
+    await page.getByRole('link', { name: 'Add server' }).click();
+    await heading('Add a server').waitFor();
+    await page.getByLabel('Name').fill('fixture');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const commandField = page.locator('.field', { has: page.getByLabel('Command') });
+    await commandField.getByText('a stdio server needs a command').waitFor();
+    await page.getByLabel('Command').fill(process.execPath);
+    await page.getByLabel('Arguments').fill(`${FIXTURE}\n--scenario\nbasic`);
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Environment 1 name').fill('LOG_LEVEL');
+    await page.getByLabel('Environment 1 value').fill('debug');
+    // Editing a field clears its old error: the user may have fixed it.
+    await expect.poll(() => commandField.locator('.field-error').count()).toBe(0);
+    await screenshot(page, 'server-form', { fullPage: true });
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await heading(/^fixture/).waitFor();
+    expect(page.url()).toBe(`${daemon.baseUrl}/#/servers/fixture`);
+    const stored = await daemon.api('GET', '/servers/fixture');
+    expect(stored.body.server).toMatchObject({
+      command: process.execPath,
+      env: { LOG_LEVEL: 'debug' },
+    });
+  });
+
+  it('shows the tools; a tool switched off is gone for agents and refused', async () => {
+    await capability('echo').waitFor();
+    await page.getByRole('tab', { name: /Tools/ }).waitFor();
+    await capability('structured').locator('summary').click();
+    await capability('structured').getByText('"required"').waitFor();
+    await capability('structured').locator('summary').click();
+
+    agent = await daemon.client({ name: 'ui-e2e-agent' });
+    expect((await agent.listTools()).tools.map((t) => t.name)).toContain('fixture__echo');
+    const toggle = page.getByRole('switch', { name: 'Enable echo' });
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+    await eventually(async () => {
+      const { tools } = await agent.listTools();
+      expect(tools.map((t) => t.name)).not.toContain('fixture__echo');
+    });
+    const refused = await agent
+      .callTool({ name: 'fixture__echo', arguments: {} })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(McpError);
+    expect((refused as McpError).data).toMatchObject({ coffer_code: 'TOOL_DISABLED' });
+  });
+
+  it('filters a list and switches all shown at once', async () => {
+    const all = await page.locator('.capability').count();
+    await page.getByLabel('Filter tools').fill('outputSchema');
+    await expect.poll(() => page.locator('.capability').count()).toBeLessThan(all);
+    await capability('structured').waitFor();
+    await page.getByLabel('Filter tools').fill('no tool is called like this');
+    await page.getByText('No tool matches').waitFor();
+    await page.getByLabel('Filter tools').fill('');
+    // Keyboard: the arrow keys move between tabs (WAI-ARIA tabs).
+    await page.getByRole('tab', { name: /Tools/ }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect
+      .poll(() => page.getByRole('tab', { name: /Prompts/ }).getAttribute('aria-selected'))
+      .toBe('true');
+    await page.getByRole('button', { name: 'Disable all' }).click();
+    await eventually(async () => {
+      const { prompts } = await agent.listPrompts();
+      expect(prompts.filter((p) => p.name.startsWith('fixture__'))).toEqual([]);
+    });
+    await page.getByRole('button', { name: 'Enable all' }).click();
+    await eventually(async () => {
+      expect((await agent.listPrompts()).prompts.length).toBeGreaterThan(0);
+    });
+    await page.getByRole('tab', { name: /Tools/ }).click();
+  });
+
+  it('"Test connection" shows the latency and the counts', async () => {
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/^Connected in \d+ ms$/).waitFor();
+    await page
+      .getByText(/\d+ tools · \d+ prompts? · \d+ resources?/)
+      .first()
+      .waitFor();
+    // Strings, not functions: the test's tsconfig has no DOM types.
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'server-detail');
+  });
+
+  it('shows a broken server and its error', async () => {
+    const added = await daemon.api('POST', '/servers', {
+      name: 'broken',
+      transport: 'stdio',
+      command: '/nonexistent/mcp-server',
+    });
+    expect(added.status).toBe(201);
+    await page.goto(`${daemon.baseUrl}/#/servers/broken`);
+    await page.getByText('Could not load — test the connection or refresh').first().waitFor();
+    // An unreachable server is not an empty one.
+    expect(await page.getByText(/No tools discovered yet/).count()).toBe(0);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/^Connection failed after \d+ ms$/).waitFor();
+    await page.getByRole('link', { name: 'Servers', exact: true }).first().click();
+    const row = page.locator('.server-row', { hasText: 'broken' });
+    await row.locator('.badge-error').waitFor();
+    await row.locator('.last-error').waitFor();
+    await screenshot(page, 'servers');
+  });
+
+  it('updates the servers page live when the CLI changes something', async () => {
+    const toggle = page.getByRole('switch', { name: 'Enable broken' });
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    await daemon.api('POST', '/servers/broken/disable');
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+    await page.locator('.server-row', { hasText: 'broken' }).getByText('Disabled').waitFor();
+  });
+
+  it('shows a call made by an MCP client on the Activity page, live', async () => {
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await heading('Activity').waitFor();
+    await page.locator('.live-live').waitFor();
+    const result = await agent.callTool({ name: 'fixture__structured', arguments: { a: 2, b: 3 } });
+    expect(result.structuredContent).toEqual({ sum: 5, inputs: [2, 3] });
+    const row = page
+      .locator('tr', { hasText: 'fixture__structured' })
+      .or(page.locator('tr', { has: page.locator('code', { hasText: /^structured$/ }) }));
+    await row.first().waitFor();
+    await expect.poll(() => row.first().textContent()).toContain('ui-e2e-agent');
+    await screenshot(page, 'activity');
+    await page.getByLabel('Kind').selectOption('admin');
+    await page.locator('tr', { hasText: 'capability.disable' }).first().waitFor();
+  });
+
+  it('edits a server: a secret goes to the keychain and the upstream, never back to the page', async () => {
+    const secret = 'sk-ui-e2e-not-for-pages';
+    await page.goto(`${daemon.baseUrl}/#/servers/fixture/edit`);
+    await heading('Edit fixture').waitFor();
+    await page.getByRole('button', { name: 'Add secret' }).click();
+    await page.getByLabel('Secrets 1 name').fill('API_TOKEN');
+    await page.getByLabel('Secrets 1 value').fill(secret);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading(/^fixture/).waitFor();
+    const { body } = await daemon.api('GET', '/secrets?server=fixture');
+    expect(body.secrets).toContainEqual(
+      expect.objectContaining({ name: 'API_TOKEN', kind: 'env', stored: true, referenced: true }),
+    );
+    await eventually(async () => {
+      const result = await agent.callTool({
+        name: 'fixture__env',
+        arguments: { name: 'API_TOKEN' },
+      });
+      expect(result.content).toEqual([{ type: 'text', text: secret }]);
+    });
+    await page.goto(`${daemon.baseUrl}/#/servers/fixture/edit`);
+    await expect.poll(() => page.getByLabel('Secrets 1 name').inputValue()).toBe('API_TOKEN');
+    expect(await page.getByLabel('Secrets 1 value').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  it('stays usable at a narrow width', async () => {
+    await page.setViewportSize({ width: 390, height: 780 });
+    await page.goto(`${daemon.baseUrl}/#/servers`);
+    await page.locator('.server-row', { hasText: 'fixture' }).waitFor();
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'servers-narrow');
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { CofferError } from '../../../src/domain/errors.js';
+import type { ServerStatus } from '../../../src/domain/ports.js';
+import { ServerStates } from '../../../src/gateway/server-states.js';
+
+const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+
+describe('server states: change hook (live UI updates)', () => {
+  it('reports each visible change once, and nothing when nothing changed', () => {
+    const changes: [string, ServerStatus['state']][] = [];
+    const states = new ServerStates(clock, (server, status) =>
+      changes.push([server, status.state]),
+    );
+    states.connected('files');
+    states.listed('files', 'tool', 3);
+    states.listed('files', 'tool', 3);
+    states.failed('files', new CofferError('UPSTREAM_UNAVAILABLE', 'gone'));
+    states.disconnected('files');
+    states.forget('files');
+    states.forget('files');
+    expect(changes).toEqual([
+      ['files', 'running'],
+      ['files', 'running'],
+      ['files', 'error'],
+      // disconnected: still in error, and the live count is not shown, so no news.
+      ['files', 'idle'],
+    ]);
+  });
+
+  it('works without a hook', () => {
+    const states = new ServerStates(clock);
+    states.connected('files');
+    expect(states.status('files').state).toBe('running');
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The daemon's REST shapes as the UI reads them. Written out here rather than imported
+ * from src/: the UI talks to the daemon over HTTP only, like any other client.
+ */
+export type Transport = 'stdio' | 'http' | 'sse';
+export type ServerState = 'idle' | 'running' | 'error' | 'crash-loop' | 'disabled';
+export type CapabilityType = 'tool' | 'prompt' | 'resource' | 'resource_template';
+
+export interface Counts {
+  readonly tools: number;
+  readonly prompts: number;
+  readonly resources: number;
+}
+
+export interface ServerStatus {
+  readonly state: ServerState;
+  readonly last_error: {
+    readonly code: string;
+    readonly message: string;
+    readonly at: string;
+  } | null;
+  readonly counts: Counts | null;
+}
+
+export interface Server {
+  readonly name: string;
+  readonly transport: Transport;
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly secret_env: readonly string[];
+  readonly secret_headers: readonly string[];
+  readonly enabled: boolean;
+  readonly auto_enable_new_capabilities: boolean;
+  readonly status: ServerStatus;
+}
+
+export interface CapabilityView {
+  readonly key: string;
+  readonly enabled: boolean;
+  readonly definition: Readonly<Record<string, unknown>> | null;
+}
+
+export type CapabilityListing =
+  | { readonly status: 'ok' | 'not-supported'; readonly items: readonly CapabilityView[] }
+  | {
+      readonly status: 'could-not-load';
+      readonly error: { readonly code: string; readonly message: string };
+      readonly items: readonly CapabilityView[];
+    };
+
+export interface ServerCapabilities {
+  readonly tools: CapabilityListing;
+  readonly prompts: CapabilityListing;
+  readonly resources: CapabilityListing;
+  readonly resource_templates: CapabilityListing;
+}
+
+export interface ConnectionTest {
+  readonly ok: boolean;
+  readonly latency_ms: number;
+  readonly counts?: Counts;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface ActivityEntry {
+  readonly id?: number;
+  readonly at: string;
+  readonly client_name: string | null;
+  readonly client_version: string | null;
+  readonly server: string | null;
+  readonly capability_type: string;
+  readonly capability_key: string | null;
+  readonly action: string;
+  readonly duration_ms: number | null;
+  readonly outcome: 'ok' | 'error';
+  readonly error_code: string | null;
+}
+
+export interface ActivityPage {
+  readonly activity: readonly ActivityEntry[];
+  readonly next_before_id: number | null;
+}
+
+export interface SecretRow {
+  readonly server: string;
+  readonly kind: 'env' | 'header';
+  readonly name: string;
+  readonly stored: boolean;
+  readonly referenced: boolean;
+}
+
+export type DaemonEvent =
+  | { readonly type: 'ready' }
+  | { readonly type: 'server.added' | 'server.removed' | 'server.changed'; readonly server: string }
+  | {
+      readonly type: 'capability.toggled';
+      readonly server: string;
+      readonly capability_type: CapabilityType;
+      readonly keys: readonly string[];
+      readonly enabled: boolean;
+    }
+  | { readonly type: 'server.state'; readonly server: string; readonly status: ServerStatus }
+  | { readonly type: 'activity.recorded'; readonly entry: ActivityEntry };

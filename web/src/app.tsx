@@ -1,0 +1,85 @@
+import { useEffect, useRef } from 'react';
+import { Toasts } from './components/toasts.js';
+import { LiveEvents, useLiveState } from './live/events.js';
+import { ActivityPage } from './pages/activity-page.js';
+import { ServerDetailPage } from './pages/server-detail-page.js';
+import { ServerFormPage } from './pages/server-form-page.js';
+import { ServersPage } from './pages/servers-page.js';
+import { href, useRoute, type Route } from './router.js';
+import { Notice } from './components/notice.js';
+
+function LiveIndicator() {
+  const state = useLiveState();
+  const label = { connecting: 'Connecting…', live: 'Live', offline: 'Offline' }[state];
+  return (
+    <span className={`live live-${state}`} title="Updates from the daemon arrive without reloading">
+      <span className="live-dot" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'servers':
+      return <ServersPage />;
+    case 'new-server':
+      return <ServerFormPage />;
+    case 'edit-server':
+      return <ServerFormPage name={route.name} />;
+    case 'server':
+      return <ServerDetailPage name={route.name} />;
+    case 'activity':
+      return <ActivityPage {...(route.server === undefined ? {} : { server: route.server })} />;
+    case 'not-found':
+      return (
+        <Notice title="There is no such page" action={<a href={href.servers}>Go to servers</a>}>
+          Nothing lives at <code>{route.path}</code>.
+        </Notice>
+      );
+  }
+}
+
+export function App() {
+  const route = useRoute();
+  const main = useRef<HTMLElement>(null);
+  const section = route.page === 'activity' ? 'activity' : 'servers';
+
+  // A new page moves focus to it, as a real navigation would, for keyboard and screen readers.
+  useEffect(() => {
+    main.current?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [route]);
+
+  return (
+    <LiveEvents>
+      <Toasts>
+        <a
+          className="skip-link"
+          href="#main"
+          onClick={(e) => (e.preventDefault(), main.current?.focus())}
+        >
+          Skip to content
+        </a>
+        <header className="topbar">
+          <a className="brand" href={href.servers}>
+            <img src="/favicon.svg" alt="" width="24" height="24" />
+            Coffer
+          </a>
+          <nav aria-label="Main">
+            <a href={href.servers} aria-current={section === 'servers' ? 'page' : undefined}>
+              Servers
+            </a>
+            <a href={href.activity()} aria-current={section === 'activity' ? 'page' : undefined}>
+              Activity
+            </a>
+          </nav>
+          <LiveIndicator />
+        </header>
+        <main id="main" ref={main} tabIndex={-1}>
+          <Page route={route} />
+        </main>
+      </Toasts>
+    </LiveEvents>
+  );
+}

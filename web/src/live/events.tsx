@@ -1,0 +1,77 @@
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { DaemonEvent } from '../api/types.js';
+
+export type LiveState = 'connecting' | 'live' | 'offline';
+type Listener = (event: DaemonEvent) => void;
+
+interface LiveContext {
+  readonly state: LiveState;
+  readonly subscribe: (listener: Listener) => () => void;
+}
+
+const Context = createContext<LiveContext>({ state: 'offline', subscribe: () => () => undefined });
+
+/** After the daemon closed the stream for good (restart, expired session), try again. */
+const RECONNECT_MS = 3_000;
+
+/**
+ * One EventSource for the whole app (GET /api/v1/events). Pages subscribe to the
+ * events they show; a `ready` after a reconnect tells them to reload what they missed.
+ */
+export function LiveEvents({ children }: { children: ReactNode }) {
+  const listeners = useRef(new Set<Listener>());
+  const [state, setState] = useState<LiveState>('connecting');
+
+  useEffect(() => {
+    let source: EventSource | undefined;
+    let timer: number | undefined;
+    let connectedBefore = false;
+    const open = () => {
+      source = new EventSource('/api/v1/events');
+      source.onmessage = (message: MessageEvent<string>) => {
+        const event = JSON.parse(message.data) as DaemonEvent;
+        if (event.type === 'ready') {
+          setState('live');
+          if (!connectedBefore) {
+            connectedBefore = true;
+            return;
+          }
+        }
+        for (const listener of listeners.current) listener(event);
+      };
+      source.onerror = () => {
+        setState('offline');
+        if (source?.readyState === EventSource.CLOSED) {
+          source.close();
+          timer = window.setTimeout(open, RECONNECT_MS);
+        }
+      };
+    };
+    open();
+    return () => {
+      window.clearTimeout(timer);
+      source?.close();
+    };
+  }, []);
+
+  const value: LiveContext = {
+    state,
+    subscribe: (listener) => {
+      listeners.current.add(listener);
+      return () => listeners.current.delete(listener);
+    },
+  };
+  return <Context.Provider value={value}>{children}</Context.Provider>;
+}
+
+export function useLiveState(): LiveState {
+  return useContext(Context).state;
+}
+
+/** Calls the latest `listener` for every event, without resubscribing on each render. */
+export function useDaemonEvents(listener: Listener): void {
+  const { subscribe } = useContext(Context);
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => subscribe((event) => latest.current(event)), [subscribe]);
+}

@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { api, errorText, serverPath } from '../api/client.js';
+import type { ConnectionTest } from '../api/types.js';
+import { Notice } from '../components/notice.js';
+import { formatCounts } from '../format.js';
+
+/** "Test connection": a fresh temporary connection, its latency and counts, or why it failed. */
+export function useConnectionTest(name: string) {
+  const [testing, setTesting] = useState(false);
+  const [result, setResult] = useState<ConnectionTest | { failed: string }>();
+  const run = async () => {
+    setTesting(true);
+    setResult(undefined);
+    try {
+      setResult(await api.post<ConnectionTest>(`${serverPath(name)}/test`));
+    } catch (error) {
+      setResult({ failed: errorText(error) });
+    } finally {
+      setTesting(false);
+    }
+  };
+  return { testing, result, run };
+}
+
+export function TestResult({ result }: { result: ConnectionTest | { failed: string } }) {
+  if ('failed' in result) {
+    return (
+      <Notice tone="error" title="The test could not run">
+        {result.failed}
+      </Notice>
+    );
+  }
+  if (!result.ok) {
+    return (
+      <Notice tone="error" title={`Connection failed after ${result.latency_ms} ms`}>
+        <code>{result.error?.code}</code> {result.error?.message}
+      </Notice>
+    );
+  }
+  return (
+    <Notice tone="info" title={`Connected in ${result.latency_ms} ms`}>
+      {formatCounts(result.counts)}
+    </Notice>
+  );
+}

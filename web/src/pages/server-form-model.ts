@@ -1,0 +1,89 @@
+import type { SecretRow, Server, Transport } from '../api/types.js';
+import { toPairs, toRecord, type Pair } from '../components/pairs-editor.js';
+
+/** What the add/edit form holds; strings as typed, turned into an API body on submit. */
+export interface FormState {
+  readonly name: string;
+  readonly transport: Transport;
+  readonly command: string;
+  readonly args: string;
+  readonly cwd: string;
+  readonly url: string;
+  readonly env: Pair[];
+  readonly headers: Pair[];
+  readonly secrets: Pair[];
+  readonly enabled: boolean;
+  readonly autoEnable: boolean;
+}
+
+export const emptyForm: FormState = {
+  name: '',
+  transport: 'stdio',
+  command: '',
+  args: '',
+  cwd: '',
+  url: '',
+  env: [],
+  headers: [],
+  secrets: [],
+  enabled: true,
+  autoEnable: true,
+};
+
+export const secretKind = (transport: Transport): 'env' | 'header' =>
+  transport === 'stdio' ? 'env' : 'header';
+
+export function formFromServer(server: Server, stored: readonly SecretRow[]): FormState {
+  const names = server.transport === 'stdio' ? server.secret_env : server.secret_headers;
+  const have = new Set(stored.filter((s) => s.stored).map((s) => s.name));
+  return {
+    name: server.name,
+    transport: server.transport,
+    command: server.command ?? '',
+    args: server.args.join('\n'),
+    cwd: server.cwd ?? '',
+    url: server.url ?? '',
+    env: toPairs(server.env),
+    headers: toPairs(server.headers),
+    secrets: names.map((name) => ({ name, value: '', stored: have.has(name) })),
+    enabled: server.enabled,
+    autoEnable: server.auto_enable_new_capabilities,
+  };
+}
+
+const text = (value: string): string | undefined =>
+  value.trim() === '' ? undefined : value.trim();
+
+/**
+ * The definition as the API takes it. Blank fields are left out, so the API's own
+ * validation ("a stdio server needs a command") is what the user reads, next to the field.
+ */
+export function definitionOf(form: FormState, editing: boolean): Record<string, unknown> {
+  const stdio = form.transport === 'stdio';
+  const secretNames = form.secrets.map((s) => s.name.trim()).filter((name) => name !== '');
+  // On edit, null clears a field the other transport does not have.
+  const optional = (value: string | undefined) => value ?? (editing ? null : undefined);
+  const body: Record<string, unknown> = {
+    ...(editing ? {} : { name: form.name.trim(), enabled: form.enabled }),
+    transport: form.transport,
+    command: optional(stdio ? text(form.command) : undefined),
+    args: stdio
+      ? form.args
+          .split('\n')
+          .map((a) => a.trim())
+          .filter((a) => a !== '')
+      : [],
+    env: stdio ? toRecord(form.env) : {},
+    cwd: optional(stdio ? text(form.cwd) : undefined),
+    url: optional(stdio ? undefined : text(form.url)),
+    headers: stdio ? {} : toRecord(form.headers),
+    secret_env: stdio ? secretNames : [],
+    secret_headers: stdio ? [] : secretNames,
+    auto_enable_new_capabilities: form.autoEnable,
+  };
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+}
+
+/** Secrets with a value typed in: the ones to send to the keychain. */
+export const secretsToStore = (form: FormState): Pair[] =>
+  form.secrets.filter((s) => s.name.trim() !== '' && s.value !== '');

@@ -1,0 +1,42 @@
+import type { Server } from '../api/types.js';
+import { Notice } from '../components/notice.js';
+import { StateBadge } from '../components/state-badge.js';
+import { Switch } from '../components/switch.js';
+import { formatCounts, target, timeOf } from '../format.js';
+import { href } from '../router.js';
+
+/** Name, state, what it runs, its counts, the enabled switch and the last error. */
+export function ServerHeader(props: {
+  readonly server: Server;
+  readonly onEnable: (enabled: boolean) => void;
+}) {
+  const { server, onEnable } = props;
+  const { status } = server;
+  return (
+    <>
+      <p className="crumbs">
+        <a href={href.servers}>Servers</a> / {server.name}
+      </p>
+      <div className="page-head">
+        <div>
+          <h1 id="server-title">
+            {server.name} <StateBadge state={status.state} enabled={server.enabled} />
+          </h1>
+          <p className="lede">
+            <span className="transport">{server.transport}</span> <code>{target(server)}</code>
+          </p>
+          <p className="muted">{formatCounts(status.counts)}</p>
+        </div>
+        <Switch visibleLabel checked={server.enabled} label="Enabled" onChange={onEnable} />
+      </div>
+      {status.last_error !== null && server.enabled && status.state !== 'running' && (
+        <Notice
+          tone="error"
+          title={`Last error (${status.last_error.code}) at ${timeOf(status.last_error.at)}`}
+        >
+          {status.last_error.message}
+        </Notice>
+      )}
+    </>
+  );
+}

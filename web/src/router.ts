@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * Routes live in the hash (#/servers/files): the daemon serves one page at `/`, and no
+ * UI path can collide with its own paths such as /servers/<name>/mcp.
+ */
+export type Route =
+  | { readonly page: 'servers' }
+  | { readonly page: 'new-server' }
+  | { readonly page: 'server'; readonly name: string }
+  | { readonly page: 'edit-server'; readonly name: string }
+  | { readonly page: 'activity'; readonly server?: string }
+  | { readonly page: 'not-found'; readonly path: string };
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '') || '/';
+  const [pathname = '/', query = ''] = path.split('?');
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'servers'))
+    return { page: 'servers' };
+  if (parts[0] === 'activity') {
+    const server = new URLSearchParams(query).get('server');
+    return server === null ? { page: 'activity' } : { page: 'activity', server };
+  }
+  if (parts[0] === 'servers' && parts[1] !== undefined) {
+    if (parts.length === 2)
+      return parts[1] === 'new' ? { page: 'new-server' } : { page: 'server', name: parts[1] };
+    if (parts.length === 3 && parts[2] === 'edit') return { page: 'edit-server', name: parts[1] };
+  }
+  return { page: 'not-found', path: pathname };
+}
+
+export const href = {
+  servers: '#/servers',
+  newServer: '#/servers/new',
+  server: (name: string) => `#/servers/${encodeURIComponent(name)}`,
+  editServer: (name: string) => `#/servers/${encodeURIComponent(name)}/edit`,
+  activity: (server?: string) =>
+    server === undefined ? '#/activity' : `#/activity?server=${encodeURIComponent(server)}`,
+};
+
+export function navigate(to: string): void {
+  window.location.hash = to;
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(window.location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}
