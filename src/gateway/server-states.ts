@@ -9,7 +9,14 @@ interface Entry {
   counts: Counts | null;
   live: number;
   failedSinceSuccess: boolean;
+  /** When its connections ended on their own, most recent last (within CRASH_WINDOW_MS). */
+  crashes: number[];
 }
+
+/** Three unexpected exits within a minute is a crash loop, not bad luck. */
+const CRASH_WINDOW_MS = 60_000;
+const CRASH_LOOP_AT = 3;
+const MAX_BACKOFF_MS = 5_000;
 
 const countField: Partial<Record<CapabilityType, keyof Counts>> = {
   tool: 'tools',
@@ -34,7 +41,14 @@ export class ServerStates {
   status(server: string): ServerStatus {
     const entry = this.entries.get(server);
     if (entry === undefined) return { state: 'idle', last_error: null, counts: null };
-    const state = entry.failedSinceSuccess ? 'error' : entry.live > 0 ? 'running' : 'idle';
+    const state =
+      this.recentCrashes(entry) >= CRASH_LOOP_AT
+        ? 'crash-loop'
+        : entry.failedSinceSuccess
+          ? 'error'
+          : entry.live > 0
+            ? 'running'
+            : 'idle';
     return { state, last_error: entry.lastError, counts: entry.counts };
   }
 
@@ -42,6 +56,7 @@ export class ServerStates {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = false;
+    entry.crashes = [];
     const field = countField[type];
     if (field !== undefined)
       entry.counts = {
@@ -71,17 +86,41 @@ export class ServerStates {
     this.report(server, before);
   }
 
-  disconnected(server: string): void {
+  disconnected(server: string, crashed = false): void {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.live = Math.max(0, entry.live - 1);
+    if (crashed) {
+      entry.crashes.push(this.clock.now().getTime());
+      entry.lastError = {
+        code: 'UPSTREAM_UNAVAILABLE',
+        message: `Upstream "${server}" exited unexpectedly`,
+        at: this.clock.now().toISOString(),
+      };
+    }
     this.report(server, before);
+  }
+
+  /**
+   * Reconnect delay after recent crashes: none after the first, then doubling from
+   * 250 ms up to 5 s, so a server that dies at start is not respawned in a hot loop.
+   */
+  backoffMs(server: string): number {
+    const entry = this.entries.get(server);
+    const recent = entry === undefined ? 0 : this.recentCrashes(entry);
+    return recent <= 1 ? 0 : Math.min(250 * 2 ** (recent - 2), MAX_BACKOFF_MS);
   }
 
   forget(server: string): void {
     const before = this.snapshot(server);
     this.entries.delete(server);
     this.report(server, before);
+  }
+
+  private recentCrashes(entry: Entry): number {
+    const since = this.clock.now().getTime() - CRASH_WINDOW_MS;
+    entry.crashes = entry.crashes.filter((at) => at > since);
+    return entry.crashes.length;
   }
 
   private snapshot(server: string): string | undefined {
@@ -98,7 +137,7 @@ export class ServerStates {
   private entry(server: string): Entry {
     let entry = this.entries.get(server);
     if (entry === undefined) {
-      entry = { lastError: null, counts: null, live: 0, failedSinceSuccess: false };
+      entry = { lastError: null, counts: null, live: 0, failedSinceSuccess: false, crashes: [] };
       this.entries.set(server, entry);
     }
     return entry;

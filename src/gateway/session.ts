@@ -94,7 +94,8 @@ export class Session {
       }),
       {
         connected: (name) => context.states.connected(name),
-        disconnected: (name) => context.states.disconnected(name),
+        disconnected: (name, crashed) => context.states.disconnected(name, crashed),
+        backoffMs: (name) => context.states.backoffMs(name),
       },
     );
     this.catalog = new SessionCatalog({

@@ -7,7 +7,10 @@ import type {
 
 export interface PoolHooks {
   readonly connected: (server: string) => void;
-  readonly disconnected: (server: string) => void;
+  /** `crashed`: the connection ended on its own (the process exited, the socket died). */
+  readonly disconnected: (server: string, crashed: boolean) => void;
+  /** How long to wait before reconnecting a server that has been crashing. */
+  readonly backoffMs?: (server: string) => number;
 }
 
 /**
@@ -20,6 +23,8 @@ export class UpstreamPool {
   private closing = false;
   /** Connects still in progress, so closing the pool can cut their handshake short. */
   private readonly connecting = new Map<string, AbortController>();
+  /** Connections this pool closed itself: their end is not a crash. */
+  private readonly closedByUs = new WeakSet<UpstreamConnection>();
 
   constructor(
     private readonly connector: UpstreamConnector,
@@ -47,6 +52,7 @@ export class UpstreamPool {
     const current = await pending.catch(() => undefined);
     if (connection !== undefined && current !== connection) return;
     if (this.connections.get(server) === pending) this.connections.delete(server);
+    if (current !== undefined) this.closedByUs.add(current);
     await current?.close();
   }
 
@@ -65,13 +71,20 @@ export class UpstreamPool {
     for (const controller of this.connecting.values()) controller.abort();
     const pending = [...this.connections.values()];
     this.connections.clear();
-    await Promise.allSettled(pending.map(async (connection) => (await connection).close()));
+    await Promise.allSettled(
+      pending.map(async (pendingConnection) => {
+        const connection = await pendingConnection;
+        this.closedByUs.add(connection);
+        await connection.close();
+      }),
+    );
   }
 
   private async open(definition: ServerDefinition): Promise<UpstreamConnection> {
     const controller = new AbortController();
     this.connecting.set(definition.name, controller);
     try {
+      await backoff(this.hooks.backoffMs?.(definition.name) ?? 0, controller.signal);
       const connection = await this.connector.connect(definition, {
         ...this.contextFor(definition.name),
         signal: controller.signal,
@@ -82,7 +95,7 @@ export class UpstreamPool {
       }
       this.hooks.connected(definition.name);
       void connection.closed.then(() => {
-        this.hooks.disconnected(definition.name);
+        this.hooks.disconnected(definition.name, !this.closedByUs.has(connection));
         this.forget(definition.name, connection);
       });
       return connection;
@@ -103,4 +116,16 @@ export class UpstreamPool {
       () => undefined,
     );
   }
+}
+
+/** Waits before a reconnect; a closing session does not wait. */
+function backoff(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

@@ -12,6 +12,7 @@ export const cofferBin = join(repoRoot, 'bin/coffer.js');
 
 export interface RunningDaemon {
   readonly home: string;
+  readonly pid: number;
   readonly port: number;
   readonly token: string;
   readonly baseUrl: string;
@@ -31,8 +32,11 @@ export interface RunningDaemon {
  * Runs the built daemon (`node bin/coffer.js daemon`) as a real process with its own
  * temporary home and port range, the way a user's machine runs it.
  */
-export async function startDaemon(extraEnv: Record<string, string> = {}): Promise<RunningDaemon> {
-  const home = mkdtempSync(join(tmpdir(), 'coffer-test-'));
+export async function startDaemon(
+  extraEnv: Record<string, string> = {},
+  existingHome?: string,
+): Promise<RunningDaemon> {
+  const home = existingHome ?? mkdtempSync(join(tmpdir(), 'coffer-test-'));
   const range = await freePortRange();
   const env = { ...process.env, COFFER_HOME: home, COFFER_PORT_RANGE: range.env, ...extraEnv };
   const child = spawn(process.execPath, [cofferBin, 'daemon'], {
@@ -46,6 +50,7 @@ export async function startDaemon(extraEnv: Record<string, string> = {}): Promis
   const clients: Client[] = [];
   return {
     home,
+    pid: child.pid ?? 0,
     port: info.port,
     token: info.token,
     baseUrl,
@@ -91,7 +96,13 @@ async function waitForDaemonFile(
     if (child.exitCode !== null) throw new Error(`daemon exited ${child.exitCode}: ${stderr()}`);
     if (existsSync(file)) {
       try {
-        return JSON.parse(readFileSync(file, 'utf8')) as { port: number; token: string };
+        const info = JSON.parse(readFileSync(file, 'utf8')) as {
+          pid: number;
+          port: number;
+          token: string;
+        };
+        // A restart in the same home may still see its killed predecessor's file.
+        if (info.pid === child.pid) return info;
       } catch {
         // written atomically, but be patient with a partial read
       }
