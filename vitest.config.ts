@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // e2e (the built CLI and daemon as a user runs them).
 export default defineConfig({
   test: {
+    // Most tests wait on real processes and sockets, not on the CPU: overlap the waits.
+    maxWorkers: 4,
     projects: [
       {
         test: {
@@ -27,7 +29,6 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

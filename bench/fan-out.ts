@@ -1,0 +1,154 @@
+/**
+ * tools/list over many upstreams (20 fixture servers × 50 generated tools): cold (the first
+ * list of a new session, which starts every upstream), warm (the session's cached list),
+ * and cold with one upstream slow to start. Each cold figure is set beside the same
+ * upstreams started directly by the bench in the same round: the slowest of them is what
+ * an aggregated list cannot beat.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDaemon, type BenchDaemon, type StdioServer } from './daemon.js';
+import { descendants } from './processes.js';
+import { measureSearch, type SearchResult } from './search.js';
+import { median, percentiles, since, type Percentiles } from './stats.js';
+import { cofferHttpTransport, openSession, stdioTransport, type BenchSession } from './targets.js';
+import { fanOutServer } from './upstreams.js';
+
+export interface FanOutProfile {
+  readonly servers: number;
+  readonly toolsPerServer: number;
+  readonly coldReps: number;
+  readonly warmCalls: number;
+  readonly slowInitMs: number;
+  readonly searchQueries: number;
+}
+
+export interface ColdResult {
+  /** Median over reps: a new Coffer session, initialize + first tools/list (ms). */
+  readonly cofferMs: number;
+  /** Median over reps: the slowest upstream started directly, spawn → tools/list (ms). */
+  readonly directSlowestMs: number;
+  readonly addedMs: number;
+  readonly reps: readonly { readonly cofferMs: number; readonly directSlowestMs: number }[];
+}
+
+export interface FanOutResult {
+  readonly servers: number;
+  readonly toolsPerServer: number;
+  readonly slowInitMs: number;
+  readonly tools: number;
+  readonly warm: Percentiles;
+  readonly cold: ColdResult;
+  readonly coldSlow: ColdResult;
+  readonly search: SearchResult;
+}
+
+export async function measureFanOut(
+  profile: FanOutProfile,
+  cpuProfDir: string | undefined,
+): Promise<FanOutResult> {
+  const servers = Array.from({ length: profile.servers }, (_, i) =>
+    fanOutServer(i + 1, profile.toolsPerServer),
+  );
+  const normal = await withDaemon(servers, cpuProfDir, async (daemon) => {
+    const cold = await coldRounds(daemon, servers, profile.coldReps);
+    const session = await openSession(cofferHttpTransport(daemon), '');
+    try {
+      const names = await session.listTools();
+      const warm = await warmLists(session, profile.warmCalls);
+      const search = await measureSearch(session, names, profile.searchQueries);
+      return { cold, tools: names.length, warm, search };
+    } finally {
+      await session.close();
+    }
+  });
+  const slowServers = [
+    ...servers.slice(0, -1),
+    fanOutServer(profile.servers, profile.toolsPerServer, profile.slowInitMs),
+  ];
+  const coldSlow = await withDaemon(slowServers, cpuProfDir, (daemon) =>
+    coldRounds(daemon, slowServers, profile.coldReps),
+  );
+  const { servers: count, toolsPerServer, slowInitMs } = profile;
+  return { servers: count, toolsPerServer, slowInitMs, ...normal, coldSlow };
+}
+
+async function withDaemon<T>(
+  servers: readonly StdioServer[],
+  cpuProfDir: string | undefined,
+  work: (daemon: BenchDaemon) => Promise<T>,
+): Promise<T> {
+  const daemon = await startDaemon({ cpuProfDir });
+  try {
+    for (const server of servers) await daemon.addServer(server);
+    return await work(daemon);
+  } finally {
+    await daemon.stop();
+  }
+}
+
+/** Direct and Coffer in turn, each rep starting from no upstream process at all. */
+async function coldRounds(
+  daemon: BenchDaemon,
+  servers: readonly StdioServer[],
+  reps: number,
+): Promise<ColdResult> {
+  const results: { cofferMs: number; directSlowestMs: number }[] = [];
+  for (let rep = 0; rep < reps; rep++) {
+    const directSlowestMs = await directFanOut(servers);
+    await upstreamsGone(daemon);
+    const cofferMs = await cofferColdList(daemon, servers.length);
+    await upstreamsGone(daemon);
+    results.push({ cofferMs, directSlowestMs });
+  }
+  const cofferMs = median(results.map((r) => r.cofferMs));
+  const directSlowestMs = median(results.map((r) => r.directSlowestMs));
+  return { cofferMs, directSlowestMs, addedMs: cofferMs - directSlowestMs, reps: results };
+}
+
+/** Every upstream spawned by the bench at once; resolves with the slowest spawn → list. */
+async function directFanOut(servers: readonly StdioServer[]): Promise<number> {
+  const sessions: BenchSession[] = [];
+  try {
+    const times = await Promise.all(
+      servers.map(async (server) => {
+        const start = performance.now();
+        const session = await openSession(stdioTransport(server.command, server.args), '');
+        sessions.push(session);
+        await session.listTools();
+        return since(start);
+      }),
+    );
+    return Math.max(...times);
+  } finally {
+    await Promise.allSettled(sessions.map((session) => session.close()));
+  }
+}
+
+async function cofferColdList(daemon: BenchDaemon, servers: number): Promise<number> {
+  const start = performance.now();
+  const session = await openSession(cofferHttpTransport(daemon), '');
+  try {
+    const tools = (await session.listTools()).length;
+    const elapsed = since(start);
+    if (tools < servers) throw new Error(`cold tools/list returned only ${tools} tools`);
+    return elapsed;
+  } finally {
+    await session.close();
+  }
+}
+
+async function warmLists(session: BenchSession, count: number): Promise<Percentiles> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await session.listTools();
+    times.push(since(start));
+  }
+  return percentiles(times);
+}
+
+/** Waits (up to 10 s) until the daemon's upstream processes of closed sessions are gone. */
+async function upstreamsGone(daemon: BenchDaemon): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (descendants(daemon.pid).length > 0 && Date.now() < deadline) await sleep(50);
+}

@@ -1,0 +1,159 @@
+/** The markdown report printed on stdout (and kept in docs/PERFORMANCE.md). */
+import type { FanOutResult } from './fan-out.js';
+import { count, mb, ms, ratio, signedMs, table } from './format.js';
+import type { MemoryResult } from './memory.js';
+import { goalsTable } from './report-goals.js';
+import type { BenchResults } from './results.js';
+import type { StartupResult } from './startup.js';
+import type { UpstreamRun } from './suite.js';
+import { TARGET_LABELS } from './targets.js';
+
+export function renderReport(results: BenchResults): string {
+  const { machine } = results;
+  const parts = [
+    `## Coffer bench (${results.mode})`,
+    [
+      `- command: \`${results.command}\` · ${results.startedAt} · ${results.durationS ?? '?'} s`,
+      `- machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}`,
+      `- load average (1/5/15 min): ${machine.loadAtStart.join(' / ')} at start, ${(results.loadAtEnd ?? []).join(' / ')} at end`,
+    ].join('\n'),
+    ...results.runs.flatMap((run) => [latencySection(run), throughputSection(run)]),
+    results.fanOut === undefined ? '' : fanOutSection(results.fanOut),
+    results.startup === undefined ? '' : startupSection(results.startup),
+    results.memory === undefined ? '' : memorySection(results.memory),
+    results.fanOut === undefined ? '' : searchSection(results.fanOut),
+    goalsTable(results),
+    results.failures.length === 0
+      ? ''
+      : `### Failures\n\n${results.failures.map((f) => `- ${f.section}: ${f.message}`).join('\n')}`,
+  ];
+  return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
+}
+
+function latencySection(run: UpstreamRun): string {
+  if (run.latency === undefined) return '';
+  const rounds = run.latency[0]?.rounds.length ?? 0;
+  const calls = run.latency[0]?.calls ?? 0;
+  const rows = run.latency.map((r) => [
+    TARGET_LABELS[r.target],
+    ms(r.median.p50),
+    ms(r.median.p90),
+    ms(r.median.p99),
+    ratio(r.median.p99 / r.median.p50),
+    r.target === 'direct-stdio' ? '—' : signedMs(r.addedP50Ms),
+    ratio(r.ratioP50),
+    r.failure === undefined ? String(r.errors) : 'could not run',
+  ]);
+  return [
+    `### tools/call latency — ${run.label} (${calls} sequential calls per target in ${rounds} interleaved rounds; ms, median across rounds)`,
+    table(
+      [
+        'target',
+        'p50',
+        'p90',
+        'p99',
+        'p99/p50',
+        'added p50 vs direct stdio',
+        'p50 × direct stdio',
+        'errors',
+      ],
+      rows,
+    ),
+  ].join('\n\n');
+}
+
+function throughputSection(run: UpstreamRun): string {
+  if (run.throughput === undefined) return '';
+  const levels = run.throughput[0]?.levels.map((level) => level.sessions) ?? [];
+  const rows = run.throughput.map((r) => [
+    TARGET_LABELS[r.target],
+    ...levels.map((sessions) => {
+      const level = r.levels.find((l) => l.sessions === sessions);
+      if (level === undefined) return r.failure === undefined ? '—' : 'could not run';
+      const errors = level.errors > 0 ? `, ${level.errors} errors` : '';
+      return `${count(level.callsPerSecond)} (${ratio(level.ratioToStdio)}${errors})`;
+    }),
+  ]);
+  return [
+    `### Throughput — ${run.label} (calls/s, median across rounds; × direct stdio at the same level)`,
+    table(['target', ...levels.map((n) => `${n} session${n === 1 ? '' : 's'}`)], rows),
+  ].join('\n\n');
+}
+
+function fanOutSection(fanOut: FanOutResult): string {
+  const rows = [
+    ['warm (cached), p50 / p90', `${ms(fanOut.warm.p50)} / ${ms(fanOut.warm.p90)}`, '—', '—'],
+    [
+      'cold: new session, initialize + first tools/list',
+      ms(fanOut.cold.cofferMs, 0),
+      ms(fanOut.cold.directSlowestMs, 0),
+      signedMs(fanOut.cold.addedMs),
+    ],
+    [
+      `cold, one upstream ${fanOut.slowInitMs / 1000} s slow to start`,
+      ms(fanOut.coldSlow.cofferMs, 0),
+      ms(fanOut.coldSlow.directSlowestMs, 0),
+      signedMs(fanOut.coldSlow.addedMs),
+    ],
+  ];
+  return [
+    `### tools/list over ${fanOut.servers} upstreams × ${fanOut.toolsPerServer} tools (${fanOut.tools} tools listed; ms)`,
+    table(['figure', 'Coffer /mcp', 'direct: slowest upstream, spawn → list', 'added'], rows),
+  ].join('\n\n');
+}
+
+function startupSection(startup: StartupResult): string {
+  const row = (label: string, figure: StartupResult['fixtureStdio']) => [
+    label,
+    ms(figure.ms, 0),
+    String(figure.samples.length),
+  ];
+  return [
+    '### Start-up: spawn → initialize result (ms, median)',
+    table(
+      ['figure', 'ms', 'runs'],
+      [
+        row('`coffer shim`, daemon running', startup.shimDaemonRunning),
+        row('`coffer shim`, daemon not running (the shim starts it)', startup.shimDaemonNotRunning),
+        row('fixture MCP server over stdio (reference)', startup.fixtureStdio),
+        row('bare `node -e` answering one line (floor of any Node process)', startup.bareNode),
+      ],
+    ),
+  ].join('\n\n');
+}
+
+function memorySection(memory: MemoryResult): string {
+  return [
+    '### Daemon memory (VmRSS of the daemon process only; upstream processes excluded)',
+    table(
+      ['figure', 'value'],
+      [
+        ['idle (one server registered, no session)', mb(memory.idleMb)],
+        ['with 1 session (one tools/call made)', mb(memory.oneSessionMb)],
+        [`with ${memory.sessions} sessions`, mb(memory.allSessionsMb)],
+        ['per extra session', mb(memory.perExtraSessionMb)],
+        ['upstream processes per session', memory.upstreamProcessesPerSession.toFixed(2)],
+      ],
+    ),
+  ].join('\n\n');
+}
+
+function searchSection(fanOut: FanOutResult): string {
+  const { search } = fanOut;
+  if (search.skipped) return `### coffer__search_tools\n\nSkipped: ${search.note}.`;
+  return [
+    `### coffer__search_tools over ${fanOut.tools} tools (tools/call round trip through /mcp, ms)`,
+    table(
+      ['queries', 'p50', 'p90', 'p99', 'errors'],
+      [
+        [
+          String(search.queries),
+          ms(search.latency.p50),
+          ms(search.latency.p90),
+          ms(search.latency.p99),
+          String(search.errors),
+        ],
+      ],
+    ),
+  ].join('\n\n');
+}

@@ -1,0 +1,43 @@
+/** The shape of one bench run (what bench/results/*.json holds), and its failures. */
+import type { FanOutResult } from './fan-out.js';
+import type { Machine } from './machine.js';
+import type { MemoryResult } from './memory.js';
+import type { StartupResult } from './startup.js';
+import type { UpstreamRun } from './suite.js';
+
+export interface Failure {
+  readonly section: string;
+  readonly message: string;
+}
+
+export interface BenchResults {
+  readonly mode: 'quick' | 'full';
+  readonly command: string;
+  readonly startedAt: string;
+  readonly machine: Machine;
+  durationS?: number;
+  loadAtEnd?: readonly number[];
+  readonly runs: UpstreamRun[];
+  fanOut?: FanOutResult;
+  startup?: StartupResult;
+  memory?: MemoryResult;
+  readonly failures: Failure[];
+}
+
+/** A target that could not run at all: it did not open, or every call failed. */
+export function targetFailures(run: UpstreamRun): Failure[] {
+  const section = `${run.upstream}`;
+  const latency = (run.latency ?? []).flatMap((result) => {
+    if (result.failure !== undefined)
+      return [{ section: `${section} latency`, message: `${result.target}: ${result.failure}` }];
+    return result.calls > 0 && result.errors === result.calls
+      ? [{ section: `${section} latency`, message: `${result.target}: every call failed` }]
+      : [];
+  });
+  const throughput = (run.throughput ?? []).flatMap((result) =>
+    result.failure === undefined
+      ? []
+      : [{ section: `${section} throughput`, message: `${result.target}: ${result.failure}` }],
+  );
+  return [...latency, ...throughput];
+}

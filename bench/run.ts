@@ -1,0 +1,147 @@
+/**
+ * `npm run bench [-- --quick]`: Coffer's overhead measured side by side with direct
+ * connections to the same upstream, in the same run. Prints a markdown report on stdout
+ * (progress on stderr), writes the JSON to bench/results/, and stops every process it
+ * started. It reports; it asserts no timing. Exit 1 only when something could not run.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './daemon.js';
+import { measureFanOut } from './fan-out.js';
+import { describeMachine, loadAverage } from './machine.js';
+import { measureMemory } from './memory.js';
+import { parseOptions, USAGE, type BenchOptions } from './options.js';
+import { killLeftovers } from './processes.js';
+import { renderReport } from './report.js';
+import { targetFailures, type BenchResults, type Failure } from './results.js';
+import { measureStartup } from './startup.js';
+import { runUpstreamSuite } from './suite.js';
+import { startDaemon } from './daemon.js';
+import { FIXTURE, everythingUpstream, fixtureUpstream } from './upstreams.js';
+
+const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+
+async function attempt<T>(
+  section: string,
+  failures: Failure[],
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  const started = performance.now();
+  try {
+    return await work();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push({ section, message });
+    log(`${section} FAILED: ${message}`);
+    return undefined;
+  } finally {
+    log(`${section}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+async function runSections(options: BenchOptions, results: BenchResults): Promise<void> {
+  const { profile, sections, cpuProfDir } = options;
+  const { failures } = results;
+  const want = (name: Parameters<typeof sections.has>[0]) => sections.has(name);
+  if (want('latency') || want('throughput')) {
+    const plan = {
+      latency: want('latency') ? profile.latency : undefined,
+      throughput: want('throughput') ? profile.throughput : undefined,
+      cpuProfDir,
+    };
+    const run = await attempt('fixture', failures, () =>
+      runUpstreamSuite(fixtureUpstream, plan, log),
+    );
+    if (run !== undefined) results.runs.push(run);
+  }
+  if (want('everything')) {
+    const plan = { ...profile.everything, cpuProfDir };
+    const run = await attempt('everything', failures, () =>
+      runUpstreamSuite(everythingUpstream, plan, log),
+    );
+    if (run !== undefined) results.runs.push(run);
+  }
+  for (const run of results.runs) failures.push(...targetFailures(run));
+  if (want('fan-out')) {
+    const fanOut = await attempt('fan-out', failures, () =>
+      measureFanOut(profile.fanOut, cpuProfDir),
+    );
+    if (fanOut !== undefined) results.fanOut = fanOut;
+  }
+  if (want('startup')) {
+    const startup = await attempt('startup', failures, () => startupWithDaemon(options));
+    if (startup !== undefined) results.startup = startup;
+  }
+  if (want('memory')) {
+    const memory = await attempt('memory', failures, () =>
+      measureMemory(fixtureUpstream, profile.memory, cpuProfDir),
+    );
+    if (memory !== undefined) results.memory = memory;
+  }
+}
+
+async function startupWithDaemon(options: BenchOptions) {
+  const daemon = await startDaemon({ cpuProfDir: options.cpuProfDir });
+  try {
+    const { name, command, args } = fixtureUpstream;
+    await daemon.addServer({ name, command, args });
+    return await measureStartup(daemon, options.profile.startup);
+  } finally {
+    await daemon.stop();
+  }
+}
+
+function writeJson(results: BenchResults): string {
+  const dir = join(repoRoot, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `bench-${results.mode}-${results.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(dir, `latest-${results.mode}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run \`npm run build\``);
+  const results: BenchResults = {
+    mode: options.quick ? 'quick' : 'full',
+    command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
+    startedAt: new Date().toISOString(),
+    machine: describeMachine(),
+    runs: [],
+    failures: [],
+  };
+  const started = performance.now();
+  const interrupted = (): void => void killLeftovers().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    await runSections(options, results);
+  } finally {
+    const leftovers = await killLeftovers();
+    if (leftovers.length > 0) log(`stopped leftover processes: ${leftovers.join(' ')}`);
+  }
+  results.durationS = Math.round((performance.now() - started) / 100) / 10;
+  results.loadAtEnd = loadAverage();
+  console.log(renderReport(results));
+  log(`results: ${writeJson(results)}`);
+  return results.failures.length > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    void killLeftovers().finally(() => (process.exitCode = 1));
+  },
+);
