@@ -54,21 +54,21 @@ export const FULL: Profile = {
 
 export const QUICK: Profile = {
   latency: { rounds: 2, callsPerRound: 100, warmup: 30, roundWarmup: 5 },
-  throughput: { levels: [1, 8], rounds: 1, durationMs: 500 },
+  throughput: { levels: [1, 2], rounds: 1, durationMs: 500 },
   everything: {
     latency: { rounds: 1, callsPerRound: 100, warmup: 20, roundWarmup: 5 },
-    throughput: { levels: [1, 8], rounds: 1, durationMs: 500 },
+    throughput: { levels: [1], rounds: 1, durationMs: 500 },
   },
   fanOut: {
-    servers: 5,
+    servers: 3,
     toolsPerServer: 50,
     coldReps: 1,
     warmCalls: 20,
-    slowInitMs: 2_000,
+    slowInitMs: 1_000,
     searchQueries: 20,
   },
-  startup: { runningReps: 2, notRunningReps: 1 },
-  memory: { extraSessions: 3 },
+  startup: { runningReps: 1, notRunningReps: 1 },
+  memory: { extraSessions: 2 },
 };
 
 export interface BenchOptions {

@@ -16,6 +16,7 @@ export function renderReport(results: BenchResults): string {
       `- command: \`${results.command}\` · ${results.startedAt} · ${results.durationS ?? '?'} s`,
       `- machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}`,
       `- load average (1/5/15 min): ${machine.loadAtStart.join(' / ')} at start, ${(results.loadAtEnd ?? []).join(' / ')} at end`,
+      `- sections (seconds; 1-min load when each ended): ${results.timeline.map((t) => `${t.section} ${t.seconds} s (${t.load1})`).join(', ')}`,
     ].join('\n'),
     ...results.runs.flatMap((run) => [latencySection(run), throughputSection(run)]),
     results.fanOut === undefined ? '' : fanOutSection(results.fanOut),

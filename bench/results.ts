@@ -10,6 +10,13 @@ export interface Failure {
   readonly message: string;
 }
 
+/** How long a section took and the 1-minute load average when it ended. */
+export interface SectionTime {
+  readonly section: string;
+  readonly seconds: number;
+  readonly load1: number;
+}
+
 export interface BenchResults {
   readonly mode: 'quick' | 'full';
   readonly command: string;
@@ -22,6 +29,7 @@ export interface BenchResults {
   startup?: StartupResult;
   memory?: MemoryResult;
   readonly failures: Failure[];
+  readonly timeline: SectionTime[];
 }
 
 /** A target that could not run at all: it did not open, or every call failed. */

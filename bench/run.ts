@@ -6,24 +6,23 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './daemon.js';
+import { repoRoot, startDaemon } from './daemon.js';
 import { measureFanOut } from './fan-out.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { measureMemory } from './memory.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { killLeftovers } from './processes.js';
 import { renderReport } from './report.js';
-import { targetFailures, type BenchResults, type Failure } from './results.js';
+import { targetFailures, type BenchResults } from './results.js';
 import { measureStartup } from './startup.js';
 import { runUpstreamSuite } from './suite.js';
-import { startDaemon } from './daemon.js';
 import { FIXTURE, everythingUpstream, fixtureUpstream } from './upstreams.js';
 
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 
 async function attempt<T>(
   section: string,
-  failures: Failure[],
+  results: BenchResults,
   work: () => Promise<T>,
 ): Promise<T | undefined> {
   const started = performance.now();
@@ -31,49 +30,56 @@ async function attempt<T>(
     return await work();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    failures.push({ section, message });
+    results.failures.push({ section, message });
     log(`${section} FAILED: ${message}`);
     return undefined;
   } finally {
-    log(`${section}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
+    const load1 = loadAverage()[0] ?? Number.NaN;
+    results.timeline.push({ section, seconds, load1 });
+    log(`${section}: ${seconds} s, load ${load1}`);
   }
 }
 
-async function runSections(options: BenchOptions, results: BenchResults): Promise<void> {
+/** The per-upstream runs: the fixture's echo, then server-everything's. */
+async function runUpstreams(options: BenchOptions, results: BenchResults): Promise<void> {
   const { profile, sections, cpuProfDir } = options;
-  const { failures } = results;
-  const want = (name: Parameters<typeof sections.has>[0]) => sections.has(name);
-  if (want('latency') || want('throughput')) {
+  if (sections.has('latency') || sections.has('throughput')) {
     const plan = {
-      latency: want('latency') ? profile.latency : undefined,
-      throughput: want('throughput') ? profile.throughput : undefined,
+      latency: sections.has('latency') ? profile.latency : undefined,
+      throughput: sections.has('throughput') ? profile.throughput : undefined,
       cpuProfDir,
     };
-    const run = await attempt('fixture', failures, () =>
+    const run = await attempt('fixture', results, () =>
       runUpstreamSuite(fixtureUpstream, plan, log),
     );
     if (run !== undefined) results.runs.push(run);
   }
-  if (want('everything')) {
+  if (sections.has('everything')) {
     const plan = { ...profile.everything, cpuProfDir };
-    const run = await attempt('everything', failures, () =>
+    const run = await attempt('everything', results, () =>
       runUpstreamSuite(everythingUpstream, plan, log),
     );
     if (run !== undefined) results.runs.push(run);
   }
-  for (const run of results.runs) failures.push(...targetFailures(run));
-  if (want('fan-out')) {
-    const fanOut = await attempt('fan-out', failures, () =>
+  for (const run of results.runs) results.failures.push(...targetFailures(run));
+}
+
+async function runSections(options: BenchOptions, results: BenchResults): Promise<void> {
+  const { profile, sections, cpuProfDir } = options;
+  await runUpstreams(options, results);
+  if (sections.has('fan-out')) {
+    const fanOut = await attempt('fan-out', results, () =>
       measureFanOut(profile.fanOut, cpuProfDir),
     );
     if (fanOut !== undefined) results.fanOut = fanOut;
   }
-  if (want('startup')) {
-    const startup = await attempt('startup', failures, () => startupWithDaemon(options));
+  if (sections.has('startup')) {
+    const startup = await attempt('startup', results, () => startupWithDaemon(options));
     if (startup !== undefined) results.startup = startup;
   }
-  if (want('memory')) {
-    const memory = await attempt('memory', failures, () =>
+  if (sections.has('memory')) {
+    const memory = await attempt('memory', results, () =>
       measureMemory(fixtureUpstream, profile.memory, cpuProfDir),
     );
     if (memory !== undefined) results.memory = memory;
@@ -120,6 +126,7 @@ async function main(argv: readonly string[]): Promise<number> {
     machine: describeMachine(),
     runs: [],
     failures: [],
+    timeline: [],
   };
   const started = performance.now();
   const interrupted = (): void => void killLeftovers().finally(() => process.exit(130));
