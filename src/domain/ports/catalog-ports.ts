@@ -1,0 +1,78 @@
+/** Ports the gateway implements for the admin side: live capability views and change notices. */
+import type { JsonObject } from './upstream-port.js';
+
+/** Lets the admin side tell live sessions that what they show has changed. */
+export interface SessionNotifier {
+  /** Drops cached lists of `server` in every session and sends list_changed. */
+  capabilitiesChanged(server: string): void;
+  /** A server was added, removed, enabled or disabled. */
+  serversChanged(): void;
+}
+
+// ── Admin view of capabilities (implemented by the gateway's catalog) ───────
+
+export type ServerState = 'idle' | 'running' | 'error' | 'crash-loop' | 'disabled';
+
+export interface ServerStatus {
+  readonly state: ServerState;
+  readonly last_error: {
+    readonly code: string;
+    readonly message: string;
+    readonly at: string;
+  } | null;
+  /** Counts from the last successful list; null until one succeeded. */
+  readonly counts: {
+    readonly tools: number;
+    readonly prompts: number;
+    readonly resources: number;
+  } | null;
+}
+
+/** One capability as the admin side shows it: live fields plus the preference. */
+export interface CapabilityView {
+  readonly key: string;
+  readonly enabled: boolean;
+  /** The upstream's own definition (name, title, description, inputSchema, …), verbatim. */
+  readonly definition: JsonObject | null;
+}
+
+/** `could-not-load` is not `empty`: the UI and CLI must tell them apart (ADR-004). */
+export type CapabilityListing =
+  | { readonly status: 'ok'; readonly items: readonly CapabilityView[] }
+  | {
+      readonly status: 'could-not-load';
+      readonly error: { readonly code: string; readonly message: string };
+      /** Known keys from preferences, so the user still sees names and switches. */
+      readonly items: readonly CapabilityView[];
+    }
+  | { readonly status: 'not-supported'; readonly items: readonly CapabilityView[] };
+
+export interface ServerCapabilities {
+  readonly tools: CapabilityListing;
+  readonly prompts: CapabilityListing;
+  readonly resources: CapabilityListing;
+  readonly resource_templates: CapabilityListing;
+}
+
+export interface ConnectionTestResult {
+  readonly ok: boolean;
+  readonly latency_ms: number;
+  readonly counts?: {
+    readonly tools: number;
+    readonly prompts: number;
+    readonly resources: number;
+  };
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface CapabilityCatalog {
+  status(server: string): ServerStatus;
+  /** Live lists through the admin connection, reconciled with preferences. */
+  capabilities(server: string, options?: { refresh?: boolean }): Promise<ServerCapabilities>;
+  /** A fresh temporary connection: never reuses nor disturbs live ones. */
+  testConnection(server: string): Promise<ConnectionTestResult>;
+  /** Drops cached lists and connections of `server` everywhere (admin and sessions). */
+  refresh(server: string): Promise<void>;
+  /** The server's definition changed or it was removed: close what is connected to it. */
+  forget(server: string): Promise<void>;
+}

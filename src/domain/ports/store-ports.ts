@@ -1,0 +1,101 @@
+/** Ports the store implements (src/store): servers, preferences, activity, process records. */
+import type { CapabilityPreference, CapabilityType } from '../capability.js';
+import type { ServerDefinition, ServerRecord } from '../server-definition.js';
+
+/** Editable fields of a server; the name is its identity and cannot change. */
+export type ServerPatch = Partial<Omit<ServerDefinition, 'name'>>;
+
+export interface ServerRepository {
+  list(): Promise<ServerRecord[]>;
+  /** undefined when no server has that name. */
+  get(name: string): Promise<ServerRecord | undefined>;
+  /** Throws SERVER_EXISTS when the name is taken. */
+  create(definition: ServerDefinition): Promise<ServerRecord>;
+  /** Throws SERVER_NOT_FOUND. */
+  update(name: string, patch: ServerPatch): Promise<ServerRecord>;
+  /** Throws SERVER_NOT_FOUND. Preferences go with it (ON DELETE CASCADE). */
+  remove(name: string): Promise<void>;
+}
+
+export interface PreferenceRepository {
+  /**
+   * Called after each successful list (ADR-004): inserts keys not seen before (enabled
+   * per `autoEnable`), sets last_seen_at on every listed key, keeps vanished keys.
+   * Returns whether each listed key is enabled.
+   */
+  reconcile(
+    server: string,
+    type: CapabilityType,
+    keys: readonly string[],
+    autoEnable: boolean,
+  ): Promise<ReadonlyMap<string, boolean>>;
+  list(server: string, type?: CapabilityType): Promise<CapabilityPreference[]>;
+  /** undefined when the key was never seen nor set. */
+  isEnabled(server: string, type: CapabilityType, key: string): Promise<boolean | undefined>;
+  /** Upserts: a capability may be disabled before it was ever listed. Returns rows changed. */
+  setEnabled(
+    server: string,
+    type: CapabilityType,
+    keys: readonly string[],
+    enabled: boolean,
+  ): Promise<number>;
+}
+
+export type ActivityOutcome = 'ok' | 'error';
+
+export interface ActivityEntry {
+  readonly at: string;
+  readonly trace_id: string | null;
+  readonly session_id: string | null;
+  readonly client_name: string | null;
+  readonly client_version: string | null;
+  readonly server: string | null;
+  /** tool, prompt, resource, or `admin` for management actions. */
+  readonly capability_type: string;
+  readonly capability_key: string | null;
+  /** e.g. tools/call, server.add */
+  readonly action: string;
+  readonly duration_ms: number | null;
+  readonly outcome: ActivityOutcome;
+  readonly error_code: string | null;
+}
+
+export interface ActivityQuery {
+  readonly server?: string;
+  readonly since?: string;
+  readonly outcome?: ActivityOutcome;
+  readonly limit?: number;
+  /** Rows with an id below this (paging backwards in time). */
+  readonly before_id?: number;
+}
+
+export interface ActivityRepository {
+  append(entries: readonly ActivityEntry[]): Promise<void>;
+  query(query: ActivityQuery): Promise<(ActivityEntry & { id: number })[]>;
+  /** Deletes rows older than `olderThan` and beyond the newest `keepRows`. Returns rows deleted. */
+  prune(olderThan: string, keepRows: number): Promise<number>;
+}
+
+export interface UpstreamProcessRecord {
+  readonly pid: number;
+  /** Process start time as the OS reports it (Linux: /proc/<pid>/stat field 22). */
+  readonly start_time: string;
+  readonly command_line: string;
+  readonly server: string;
+  readonly session_id: string | null;
+}
+
+export interface UpstreamProcessRepository {
+  record(entry: UpstreamProcessRecord): Promise<void>;
+  remove(pid: number): Promise<void>;
+  list(): Promise<UpstreamProcessRecord[]>;
+  clear(): Promise<void>;
+}
+
+/**
+ * Where calls and admin actions are recorded. `record` must never throw nor block the
+ * request: implementations batch writes off the hot path.
+ */
+export interface ActivitySink {
+  record(entry: ActivityEntry): void;
+}

@@ -1,0 +1,66 @@
+/** The port src/upstream implements: connections to upstream MCP servers. */
+import type { ServerDefinition } from '../server-definition.js';
+
+/** A JSON-RPC params or result object, relayed verbatim. */
+export type JsonObject = Record<string, unknown>;
+
+export interface UpstreamRequestOptions {
+  readonly signal?: AbortSignal;
+  /** Idle timeout: reset by each progress notification. */
+  readonly timeoutMs?: number;
+  /** Called synchronously for each progress notification of this request. */
+  readonly onProgress?: (params: JsonObject) => void;
+}
+
+/** What an upstream may ask of the client that owns its session. */
+export interface UpstreamPeer {
+  /** Server→client requests (roots/list, sampling/createMessage, elicitation/create). */
+  request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<JsonObject>;
+  /** Notifications other than progress (list_changed, resources/updated, message, …). */
+  notify(method: string, params: JsonObject | undefined): void;
+}
+
+export interface UpstreamConnectContext {
+  /** The downstream client's declared capabilities: only these are declared upstream. */
+  readonly clientCapabilities: JsonObject;
+  readonly peer: UpstreamPeer;
+  readonly sessionId: string | null;
+  /** Aborts a connect still in progress (the session closed meanwhile). */
+  readonly signal?: AbortSignal;
+}
+
+export interface UpstreamConnection {
+  readonly server: string;
+  /** What the upstream declared at initialize. */
+  readonly serverCapabilities: JsonObject;
+  /** Resolves the JSON-RPC result verbatim; rejects with a CofferError or an UpstreamRpcError. */
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    options?: UpstreamRequestOptions,
+  ): Promise<JsonObject>;
+  notify(method: string, params: JsonObject | undefined): Promise<void>;
+  close(): Promise<void>;
+  /** Resolves when the connection ends, for whatever reason. */
+  readonly closed: Promise<void>;
+}
+
+export interface UpstreamConnector {
+  /** Spawns or dials the upstream and completes its initialize handshake. */
+  connect(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+  ): Promise<UpstreamConnection>;
+}
+
+/** A JSON-RPC error answered by an upstream: relayed to the client unchanged. */
+export class UpstreamRpcError extends Error {
+  override readonly name = 'UpstreamRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
