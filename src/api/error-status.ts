@@ -12,6 +12,8 @@ import type { ErrorCode } from '../domain/errors.js';
  * - AUTH_REQUIRED (an upstream wants credentials) is 502, not 401: a 401 would make a
  *   client believe its own daemon token is wrong.
  * - SECRET_NOT_FOUND is 409: the definition references a keychain entry that is missing.
+ * - PROCESS_LIMIT_REACHED is 503, not 429: the limit is on live upstream processes, not
+ *   on the caller's rate; it clears when sessions close.
  */
 export const errorStatus: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
   INTERNAL: 500,
@@ -27,6 +29,8 @@ export const errorStatus: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
   RESOURCE_DISABLED: 409,
   UPSTREAM_UNAVAILABLE: 503,
   UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_SESSION_EXPIRED: 503,
+  PROCESS_LIMIT_REACHED: 503,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,

@@ -16,7 +16,7 @@ export interface OutputStream {
  * | 2    | bad input or usage                        | INVALID_INPUT, INVALID_SERVER_NAME, PAYLOAD_TOO_LARGE, command-line usage errors |
  * | 3    | not found                                 | SERVER_NOT_FOUND, CAPABILITY_NOT_FOUND, NOT_FOUND, SECRET_NOT_FOUND |
  * | 4    | conflict with the current state           | SERVER_EXISTS, DAEMON_ALREADY_RUNNING, SERVER_DISABLED, TOOL_DISABLED, PROMPT_DISABLED, RESOURCE_DISABLED |
- * | 5    | daemon or upstream unavailable            | DAEMON_UNAVAILABLE, PORT_RANGE_EXHAUSTED, UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT |
+ * | 5    | daemon or upstream unavailable            | DAEMON_UNAVAILABLE, PORT_RANGE_EXHAUSTED, UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_SESSION_EXPIRED, PROCESS_LIMIT_REACHED |
  * | 6    | not authorised                            | UNAUTHORIZED, FORBIDDEN, AUTH_REQUIRED               |
  */
 export const ExitCode = {
@@ -52,6 +52,8 @@ export const exitCodeByErrorCode: Readonly<Record<ErrorCode, ExitCode>> = {
   PORT_RANGE_EXHAUSTED: ExitCode.UNAVAILABLE,
   UPSTREAM_UNAVAILABLE: ExitCode.UNAVAILABLE,
   UPSTREAM_TIMEOUT: ExitCode.UNAVAILABLE,
+  UPSTREAM_SESSION_EXPIRED: ExitCode.UNAVAILABLE,
+  PROCESS_LIMIT_REACHED: ExitCode.UNAVAILABLE,
   UNAUTHORIZED: ExitCode.AUTH,
   FORBIDDEN: ExitCode.AUTH,
   AUTH_REQUIRED: ExitCode.AUTH,

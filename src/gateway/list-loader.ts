@@ -1,9 +1,9 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError, toCofferError } from '../domain/errors.js';
-import type { JsonObject, PreferenceRepository } from '../domain/ports.js';
+import type { JsonObject, PreferenceRepository, UpstreamConnection } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import type { CapabilityKind } from './capability-kinds.js';
+import { isHopeless, isMethodNotFound } from './connection-failures.js';
 import type { ServerStates } from './server-states.js';
 import type { UpstreamPool } from './upstream-pool.js';
 import { fetchList } from './upstream-lists.js';
@@ -26,7 +26,8 @@ export interface ListLoaderDeps {
 /**
  * Loads one live list from one upstream and reconciles preferences (ADR-004). A failure
  * on a reused connection evicts it and retries once on a fresh one (ADR-004 update):
- * a list has no side effects, so the retry is safe. Still failing: UPSTREAM_UNAVAILABLE.
+ * a list has no side effects, so the retry is safe. A stale HTTP session (404) is one
+ * such failure: the fresh connection re-initializes. Still failing: UPSTREAM_UNAVAILABLE.
  */
 export async function loadList(
   deps: ListLoaderDeps,
@@ -34,13 +35,16 @@ export async function loadList(
   kind: CapabilityKind,
 ): Promise<LoadedList> {
   let items: JsonObject[] | undefined;
+  const used: Used = {};
   try {
-    items = await fetchOnce(deps, server, kind);
+    items = await fetchOnce(deps, server, kind, used);
   } catch (error) {
-    if (!isRetryable(error)) throw noteFailure(deps, server, error);
-    await deps.pool.evict(server.name);
+    if (isHopeless(error)) throw noteFailure(deps, server, error);
+    // Only the connection that failed: a concurrent list may already have made a fresh
+    // one. A connect that failed left the pool by itself.
+    if (used.connection !== undefined) await deps.pool.evict(server.name, used.connection);
     try {
-      items = await fetchOnce(deps, server, kind);
+      items = await fetchOnce(deps, server, kind, {});
     } catch (retryError) {
       throw noteFailure(deps, server, retryError);
     }
@@ -57,10 +61,16 @@ export async function loadList(
   return { items, enabled, supported: true };
 }
 
+/** The connection one attempt used, so a failure evicts that one and no other. */
+interface Used {
+  connection?: UpstreamConnection;
+}
+
 async function fetchOnce(
   deps: ListLoaderDeps,
   server: ServerRecord,
   kind: CapabilityKind,
+  used: Used,
 ): Promise<JsonObject[] | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -81,6 +91,7 @@ async function fetchOnce(
   try {
     const work = (async () => {
       const connection = await deps.pool.get(server);
+      used.connection = connection;
       try {
         return await fetchList(connection, kind, deps.listTimeoutMs);
       } catch (error) {
@@ -93,15 +104,6 @@ async function fetchOnce(
   } finally {
     clearTimeout(timer);
   }
-}
-
-function isMethodNotFound(error: unknown): boolean {
-  return error instanceof UpstreamRpcError && error.code === (ErrorCode.MethodNotFound as number);
-}
-
-/** Timeouts are not retried: a slow upstream stays slow, and the caller is waiting. */
-function isRetryable(error: unknown): boolean {
-  return !(error instanceof CofferError && error.code === 'UPSTREAM_TIMEOUT');
 }
 
 function noteFailure(deps: ListLoaderDeps, server: ServerRecord, error: unknown): CofferError {

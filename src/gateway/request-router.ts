@@ -12,6 +12,7 @@ import { UpstreamRpcError } from '../domain/ports.js';
 import { currentTrace, traceparent } from '../observability/trace-context.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { kindByListMethod } from './capability-kinds.js';
+import { breaksConnection, wasNotDelivered } from './connection-failures.js';
 import type { InflightRequests } from './inflight-requests.js';
 import type { Namespace } from './namespace.js';
 import { exposeResultUris } from './result-uris.js';
@@ -180,21 +181,38 @@ export class RequestRouter {
     params: JsonObject,
     options: RoutedRequestOptions,
   ): Promise<JsonObject> {
-    const connection = await this.deps.pool.get(server);
     const end =
       options.requestId === undefined
         ? undefined
         : this.deps.inflight.begin(server.name, options.requestId);
     try {
-      return await connection.request(method, params, upstreamOptionsOf(options));
-    } catch (error) {
-      // A broken connection is dropped so the next request gets a fresh one; the call
-      // itself is not replayed: it may have reached the upstream.
-      if (error instanceof CofferError && error.code === 'UPSTREAM_UNAVAILABLE')
-        await this.deps.pool.evict(server.name, connection);
-      throw error;
+      return await this.send(server, method, params, options, true);
     } finally {
       end?.();
+    }
+  }
+
+  /**
+   * One attempt on the session's connection. A broken connection is dropped so the next
+   * request gets a fresh one (ADR-004 update). The request is sent again only when the
+   * upstream refused it unread (a 404 for a session it forgot), and only once: any other
+   * failure may have reached the upstream, and a call is never replayed silently.
+   */
+  private async send(
+    server: ServerRecord,
+    method: string,
+    params: JsonObject,
+    options: RoutedRequestOptions,
+    mayResend: boolean,
+  ): Promise<JsonObject> {
+    const connection = await this.deps.pool.get(server);
+    try {
+      return await connection.request(method, params, upstreamOptionsOf(options));
+    } catch (error) {
+      if (!breaksConnection(error)) throw error;
+      await this.deps.pool.evict(server.name, connection);
+      if (!mayResend || !wasNotDelivered(error) || options.signal?.aborted === true) throw error;
+      return this.send(server, method, params, options, false);
     }
   }
 

@@ -17,7 +17,9 @@ const jsonRpcCode: Partial<Record<CofferCode, number>> = {
   SERVER_DISABLED: ErrorCode.InvalidParams,
   UPSTREAM_TIMEOUT: ErrorCode.RequestTimeout,
   UPSTREAM_UNAVAILABLE: -32010,
+  UPSTREAM_SESSION_EXPIRED: -32010,
   AUTH_REQUIRED: -32011,
+  PROCESS_LIMIT_REACHED: -32012,
 };
 
 export interface JsonRpcErrorShape extends Error {

@@ -1,14 +1,26 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError } from '../domain/ports.js';
+
+/** Where an SDK error happened: during the handshake, or on a connection already up. */
+export interface SdkErrorContext {
+  readonly server: string;
+  /** The connection was closed (by us or by the upstream) when the error surfaced. */
+  readonly closed: boolean;
+  /** The handshake had succeeded: a 404 now means the upstream forgot our session. */
+  readonly established: boolean;
+}
 
 /**
  * The SDK prefixes McpError messages with "MCP error <code>: ". Relaying them as-is
  * would nest the prefix at every hop, so strip it and keep code, message and data.
  */
-export function fromSdkError(error: unknown, server: string, closed: boolean): Error {
+export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
+  const { server } = context;
   if (error instanceof CofferError || error instanceof UpstreamRpcError) return error;
-  if (closed || isConnectionClosed(error)) {
+  if (context.established && isStaleSession(error)) return staleSession(server, error);
+  if (context.closed || isConnectionClosed(error)) {
     return new CofferError('UPSTREAM_UNAVAILABLE', `Upstream "${server}" closed the connection`, {
       hint: `see logs/upstream-${server}.log, or run \`coffer mcp test ${server}\``,
       data: { server },
@@ -27,6 +39,29 @@ export function fromSdkError(error: unknown, server: string, closed: boolean): E
     `Upstream "${server}" failed: ${describe(error)}`,
     {
       hint: `run \`coffer mcp test ${server}\` to see why`,
+      data: { server },
+      cause: error,
+    },
+  );
+}
+
+/**
+ * An HTTP upstream answers 404 to a session id it does not know: it restarted (or
+ * expired the session). It refused the message unread, so the request was not processed
+ * and may be sent again on a fresh session (ADR-004 update). Streamable HTTP reports it
+ * as a StreamableHTTPError with code 404; the legacy SSE transport only in the message.
+ */
+function isStaleSession(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  return error instanceof Error && error.message.startsWith('Error POSTing to endpoint (HTTP 404)');
+}
+
+function staleSession(server: string, error: unknown): CofferError {
+  return new CofferError(
+    'UPSTREAM_SESSION_EXPIRED',
+    `Upstream "${server}" no longer knows Coffer's session (it restarted or expired it)`,
+    {
+      hint: `Coffer reconnects on its own; if this persists, run \`coffer mcp test ${server}\``,
       data: { server },
       cause: error,
     },

@@ -13,7 +13,7 @@ import type {
   UpstreamPeer,
   UpstreamRequestOptions,
 } from '../domain/ports.js';
-import { fromSdkError } from './rpc-error.js';
+import { fromSdkError, type SdkErrorContext } from './rpc-error.js';
 import { RequestDeadline } from './request-deadline.js';
 
 /** Accept any result object: a gateway relays verbatim (DESIGN.md §1). */
@@ -65,7 +65,7 @@ export class SdkUpstreamConnection implements UpstreamConnection {
       await connection.client.connect(options.transport, { timeout: options.defaultTimeoutMs });
     } catch (error) {
       await connection.close();
-      throw fromSdkError(error, options.server, false);
+      throw fromSdkError(error, { server: options.server, closed: false, established: false });
     } finally {
       options.signal?.removeEventListener('abort', abort);
     }
@@ -87,7 +87,7 @@ export class SdkUpstreamConnection implements UpstreamConnection {
     params: JsonObject | undefined,
     options: UpstreamRequestOptions = {},
   ): Promise<JsonObject> {
-    if (this.isClosed) throw fromSdkError(undefined, this.server, true);
+    if (this.isClosed) throw fromSdkError(undefined, this.errorContext());
     const token = progressTokenOf(params);
     const deadline = new RequestDeadline(
       options.timeoutMs ?? this.options.defaultTimeoutMs,
@@ -112,7 +112,7 @@ export class SdkUpstreamConnection implements UpstreamConnection {
     } catch (error) {
       const reason: unknown = deadline.controller.signal.reason;
       if (reason instanceof CofferError) throw reason;
-      throw fromSdkError(error, this.server, this.isClosed);
+      throw fromSdkError(error, this.errorContext());
     } finally {
       deadline.clear();
       options.signal?.removeEventListener('abort', onAbort);
@@ -133,6 +133,10 @@ export class SdkUpstreamConnection implements UpstreamConnection {
     } finally {
       this.markClosed();
     }
+  }
+
+  private errorContext(): SdkErrorContext {
+    return { server: this.server, closed: this.isClosed, established: true };
   }
 
   private onTransportClosed(): void {
