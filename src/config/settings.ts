@@ -13,13 +13,24 @@ export interface DaemonSettings {
   readonly maxTotalTimeoutMs: number | undefined;
   /** The tool list of `/mcp` sessions that do not ask for one (`?mode=`). */
   readonly toolsMode: ToolsMode;
+  /** A session with no request for this long is closed with its upstreams. */
+  readonly sessionIdleMs: number;
+  /** A session whose GET stream dropped, with nothing else from its client, is closed after this. */
+  readonly sessionGraceMs: number;
+  /** Live stdio upstream processes allowed per server, across all sessions. */
+  readonly maxProcessesPerServer: number;
 }
 
 const variables = {
   listTtlMs: ['COFFER_LIST_TTL_MS', 60_000],
   listTimeoutMs: ['COFFER_LIST_TIMEOUT_MS', 10_000],
   requestTimeoutMs: ['COFFER_REQUEST_TIMEOUT_MS', 120_000],
+  sessionIdleMs: ['COFFER_SESSION_IDLE_MS', 30 * 60_000],
+  // Longer than the shim's GET-stream retries (about 5 s), so a blip is not a vanished client.
+  sessionGraceMs: ['COFFER_SESSION_GRACE_MS', 60_000],
 } as const;
+
+const MAX_PROCESSES = ['COFFER_MAX_PROCESSES_PER_SERVER', 64] as const;
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettings {
   const cap = env['COFFER_MAX_REQUEST_MS'];
@@ -28,20 +39,28 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
     listTimeoutMs: positive(env, ...variables.listTimeoutMs),
     requestTimeoutMs: positive(env, ...variables.requestTimeoutMs),
     maxTotalTimeoutMs: cap === undefined ? undefined : positive(env, 'COFFER_MAX_REQUEST_MS', 0),
+    sessionIdleMs: positive(env, ...variables.sessionIdleMs),
+    sessionGraceMs: positive(env, ...variables.sessionGraceMs),
+    maxProcessesPerServer: positive(env, ...MAX_PROCESSES, 'processes'),
     toolsMode: env['COFFER_TOOLS_MODE']
       ? parseToolsMode(env['COFFER_TOOLS_MODE'], 'COFFER_TOOLS_MODE')
       : DEFAULT_TOOLS_MODE,
   };
 }
 
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function positive(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  unit = 'milliseconds',
+): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) {
     throw new CofferError(
       'INVALID_INPUT',
-      `${name} must be a positive whole number of milliseconds, not "${text}"`,
+      `${name} must be a positive whole number of ${unit}, not "${text}"`,
     );
   }
   return value;

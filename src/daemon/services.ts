@@ -8,6 +8,7 @@ import { AdminCatalog } from '../gateway/admin-catalog.js';
 import { AdminToolSearch } from '../gateway/admin-tool-search.js';
 import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
+import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories, openDatabase } from '../store/index.js';
@@ -63,6 +64,7 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
 
   const registry = new RegistrySnapshot(repositories.servers);
   await registry.all();
+  const processSlots = new ProcessSlots(settings.maxProcessesPerServer);
 
   const gateway = new Gateway({
     serverInfo: { name: 'coffer', version },
@@ -81,6 +83,9 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
       sharedRotatingFile(upstreamLogPath(paths, server)).write(line);
     },
     logFailure: (method, error) => logger.warn({ err: error, method }, 'request failed'),
+    processSlots,
+    sessionIdleMs: settings.sessionIdleMs,
+    sessionGraceMs: settings.sessionGraceMs,
   });
   const catalog = new AdminCatalog({
     servers: repositories.servers,
@@ -89,6 +94,7 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     states,
     gateway,
     listTimeoutMs: settings.listTimeoutMs,
+    processSlots,
   });
   const toolSearch = new AdminToolSearch({
     servers: () => registry.enabled(),

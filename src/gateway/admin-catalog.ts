@@ -20,6 +20,7 @@ import type { ServerRecord } from '../domain/server-definition.js';
 import { capabilityKinds } from './capability-kinds.js';
 import type { Gateway } from './gateway.js';
 import { loadList, type LoadedList } from './list-loader.js';
+import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
 import { UpstreamPool } from './upstream-pool.js';
 import { fetchList } from './upstream-lists.js';
@@ -31,6 +32,8 @@ export interface AdminCatalogDeps {
   readonly states: ServerStates;
   readonly gateway: Gateway;
   readonly listTimeoutMs: number;
+  /** The daemon's per-server process limit, shared with the sessions. */
+  readonly processSlots?: ProcessSlots;
 }
 
 /** The admin side has no client behind it: upstream requests to it are refused. */
@@ -55,11 +58,12 @@ export class AdminCatalog implements CapabilityCatalog {
   private readonly pool: UpstreamPool;
 
   constructor(private readonly deps: AdminCatalogDeps) {
-    this.pool = new UpstreamPool(deps.connector, () => ({
-      clientCapabilities: {},
-      peer: adminPeer,
-      sessionId: null,
-    }));
+    this.pool = new UpstreamPool(
+      deps.connector,
+      () => ({ clientCapabilities: {}, peer: adminPeer, sessionId: null }),
+      undefined,
+      deps.processSlots,
+    );
   }
 
   status(server: string): ServerStatus {
@@ -84,7 +88,9 @@ export class AdminCatalog implements CapabilityCatalog {
     const server = await this.record(name);
     const started = performance.now();
     let connection: UpstreamConnection | undefined;
+    let release: (() => void) | undefined;
     try {
+      release = this.deps.processSlots?.acquire(server);
       const live = await this.deps.connector.connect(server, {
         clientCapabilities: {},
         peer: adminPeer,
@@ -114,6 +120,7 @@ export class AdminCatalog implements CapabilityCatalog {
       };
     } finally {
       await connection?.close().catch(() => undefined);
+      release?.();
     }
   }
 

@@ -8,6 +8,7 @@ import type {
 } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
 
 /** What every session of the gateway shares: ports, settings and the daemon's view of health. */
@@ -29,4 +30,10 @@ export interface GatewayContext {
   readonly enabledServers: (only?: string) => Promise<readonly ServerRecord[]>;
   readonly upstreamLog: (server: string, params: JsonObject | undefined) => void;
   readonly logFailure: (method: string, error: unknown) => void;
+  /** The per-server limit on live upstream processes, shared with the admin catalog. */
+  readonly processSlots?: ProcessSlots;
+  /** A session with no request for this long is closed with its upstreams (30 min). */
+  readonly sessionIdleMs?: number;
+  /** A session whose GET stream dropped, and nothing else came, is closed after this. */
+  readonly sessionGraceMs?: number;
 }

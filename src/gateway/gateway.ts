@@ -1,18 +1,32 @@
 import type { SessionNotifier } from '../domain/ports.js';
 import type { GatewayContext } from './gateway-context.js';
 import { Session, type SessionScope } from './session.js';
+import type { ReapReason } from './session-activity.js';
+import { SessionReaper } from './session-reaper.js';
 import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 
+/** Defaults of the reaper's limits when the context sets none (see src/config/settings.ts). */
+const DEFAULT_IDLE_MS = 30 * 60_000;
+const DEFAULT_GRACE_MS = 60_000;
+
 /**
  * The live downstream sessions. Implements SessionNotifier so admin changes (a toggle,
- * a removed server) reach every live session at once.
+ * a removed server) reach every live session at once. Sessions whose client vanished or
+ * that sat idle are reaped, with their upstreams.
  */
 export class Gateway implements SessionNotifier {
   private readonly sessions = new Map<string, Session>();
   private readonly starting = new Set<Session>();
+  private readonly reaper: SessionReaper<Session>;
 
-  constructor(readonly context: GatewayContext) {}
+  constructor(readonly context: GatewayContext) {
+    this.reaper = new SessionReaper<Session>({
+      idleMs: context.sessionIdleMs ?? DEFAULT_IDLE_MS,
+      graceMs: context.sessionGraceMs ?? DEFAULT_GRACE_MS,
+      reap: (session, reason) => void this.reap(session, reason),
+    });
+  }
 
   /** A new session for an initialize request; registered once the transport assigns its id. */
   async open(
@@ -25,10 +39,14 @@ export class Gateway implements SessionNotifier {
       context: this.context,
       clientCapabilities,
       ...(toolsMode === undefined ? {} : { toolsMode }),
-      onInitialized: (s) => this.sessions.set(s.id, s),
+      onInitialized: (s) => {
+        this.sessions.set(s.id, s);
+        this.reaper.track(s);
+      },
       onClosed: (s) => {
         this.sessions.delete(s.id);
         this.starting.delete(s);
+        this.reaper.untrack(s);
       },
     });
     this.starting.add(session);
@@ -64,9 +82,21 @@ export class Gateway implements SessionNotifier {
   }
 
   async closeAll(): Promise<void> {
+    this.reaper.stop();
     const all = [...this.sessions.values(), ...this.starting];
     this.sessions.clear();
     this.starting.clear();
     await Promise.allSettled(all.map((session) => session.close()));
+  }
+
+  private async reap(session: Session, reason: ReapReason): Promise<void> {
+    if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    this.context.logger.info(
+      { session_id: session.id, reason },
+      reason === 'idle' ? 'closing an idle session' : 'closing a session whose client vanished',
+    );
+    await session.close().catch((error: unknown) =>
+      this.context.logger.warn({ err: error, session_id: session.id }, 'could not close a session'),
+    );
   }
 }

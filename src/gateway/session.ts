@@ -14,6 +14,7 @@ import { InflightRequests } from './inflight-requests.js';
 import { LogRelay } from './log-relay.js';
 import { RequestRouter } from './request-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
+import { SessionActivity } from './session-activity.js';
 import { SessionCatalog } from './session-catalog.js';
 import { UpstreamPool } from './upstream-pool.js';
 import { createUpstreamPeer } from './upstream-peer.js';
@@ -56,6 +57,8 @@ export class Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
   readonly pool: UpstreamPool;
+  /** What the client did lately: the session reaper closes vanished and idle sessions. */
+  readonly activity: SessionActivity;
   private readonly catalog: SessionCatalog;
   private readonly router: RequestRouter;
   /** Coffer's own tools; the single-server endpoint mirrors its upstream and has none. */
@@ -71,6 +74,7 @@ export class Session {
     const { scope, context, clientCapabilities } = options;
     this.scope = scope;
     this.context = context;
+    this.activity = new SessionActivity(() => context.clock.now().getTime());
     const namespace: Namespace =
       scope.kind === 'single' ? passthroughNamespace(scope.server) : aggregatedNamespace;
     this.server = new Server(context.serverInfo, {
@@ -97,6 +101,7 @@ export class Session {
         disconnected: (name, crashed) => context.states.disconnected(name, crashed),
         backoffMs: (name) => context.states.backoffMs(name),
       },
+      context.processSlots,
     );
     this.catalog = new SessionCatalog({
       pool: this.pool,
@@ -175,6 +180,7 @@ export class Session {
   }
 
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    this.activity.track(req.method, res);
     return this.transport.handleRequest(req, res, body);
   }
 

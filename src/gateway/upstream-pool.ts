@@ -4,6 +4,7 @@ import type {
   UpstreamConnection,
   UpstreamConnector,
 } from '../domain/ports.js';
+import type { ProcessSlots } from './process-slots.js';
 
 export interface PoolHooks {
   readonly connected: (server: string) => void;
@@ -30,6 +31,8 @@ export class UpstreamPool {
     private readonly connector: UpstreamConnector,
     private readonly contextFor: (server: string) => UpstreamConnectContext,
     private readonly hooks: PoolHooks = { connected: () => {}, disconnected: () => {} },
+    /** Shared by every pool of the daemon: the per-server process limit. */
+    private readonly slots?: ProcessSlots,
   ) {}
 
   get(definition: ServerDefinition): Promise<UpstreamConnection> {
@@ -85,10 +88,18 @@ export class UpstreamPool {
     this.connecting.set(definition.name, controller);
     try {
       await backoff(this.hooks.backoffMs?.(definition.name) ?? 0, controller.signal);
-      const connection = await this.connector.connect(definition, {
-        ...this.contextFor(definition.name),
-        signal: controller.signal,
-      });
+      const release = this.slots?.acquire(definition) ?? (() => undefined);
+      let connection: UpstreamConnection;
+      try {
+        connection = await this.connector.connect(definition, {
+          ...this.contextFor(definition.name),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
+      void connection.closed.then(release);
       if (this.closing) {
         await connection.close();
         throw new Error('session closed');

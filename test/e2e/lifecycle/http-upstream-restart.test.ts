@@ -15,8 +15,8 @@ async function restart(fixture: FixtureHttp): Promise<FixtureHttp> {
   return startFixtureHttp(['--http', String(fixture.port)]);
 }
 
-function textOf(result: { content: unknown }): string {
-  const [first] = result.content as { text: string }[];
+function textOf(result: Record<string, unknown>): string {
+  const [first] = result['content'] as { text: string }[];
   return first!.text;
 }
 
