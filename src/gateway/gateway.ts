@@ -95,8 +95,13 @@ export class Gateway implements SessionNotifier {
       { session_id: session.id, reason },
       reason === 'idle' ? 'closing an idle session' : 'closing a session whose client vanished',
     );
-    await session.close().catch((error: unknown) =>
-      this.context.logger.warn({ err: error, session_id: session.id }, 'could not close a session'),
-    );
+    await session
+      .close()
+      .catch((error: unknown) =>
+        this.context.logger.warn(
+          { err: error, session_id: session.id },
+          'could not close a session',
+        ),
+      );
   }
 }

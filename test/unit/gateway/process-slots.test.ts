@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CofferError } from '../../../src/domain/errors.js';
+import type { CofferError } from '../../../src/domain/errors.js';
 import { serverDefinitionSchema } from '../../../src/domain/server-definition.js';
 import { ProcessSlots } from '../../../src/gateway/process-slots.js';
 import { toJsonRpcError } from '../../../src/gateway/rpc-error-mapping.js';
