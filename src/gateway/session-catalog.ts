@@ -1,3 +1,4 @@
+import { toCofferError } from '../domain/errors.js';
 import type { CapabilityType } from '../domain/capability.js';
 import type { Clock, JsonObject } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
@@ -99,13 +100,22 @@ export class SessionCatalog {
     const candidates =
       parsed === undefined ? servers : servers.filter((s) => s.name === parsed.server);
     if (fresh) for (const server of candidates) this.cache.delete(cacheKey(server.name, kind.type));
-    await Promise.all(candidates.map((server) => this.load(server, kind).catch(() => undefined)));
+    const failures = await Promise.all(
+      candidates.map((server) =>
+        this.load(server, kind).then(
+          () => undefined,
+          (error: unknown) => toCofferError(error),
+        ),
+      ),
+    );
     const route = this.routes.get(routeKey(kind.type, exposed));
     if (route !== undefined) return route;
     // Resources read through a template are never listed: the URI itself routes.
     const server = candidates[0];
     if (kind.type === 'resource' && parsed !== undefined && server !== undefined)
       return { server, key: parsed.key };
+    // The named server could not list (unreachable, process limit): say why, not "unknown".
+    if (fresh && parsed !== undefined && failures[0] !== undefined) throw failures[0];
     return undefined;
   }
 
