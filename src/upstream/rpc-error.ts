@@ -68,6 +68,16 @@ function staleSession(server: string, error: unknown): CofferError {
   );
 }
 
+/**
+ * The SDK's Streamable HTTP client reports a stream cut mid-flight (the upstream died,
+ * the socket broke) only through `onerror`, and never fails the request that was waiting
+ * on that stream: it would hang until its timeout. Such an error means the connection is
+ * broken. (A stream the server ends cleanly is not an error and is resumed by the SDK.)
+ */
+export function isBrokenStream(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('SSE stream disconnected');
+}
+
 function isConnectionClosed(error: unknown): boolean {
   return error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
 }

@@ -13,7 +13,7 @@ import type {
   UpstreamPeer,
   UpstreamRequestOptions,
 } from '../domain/ports.js';
-import { fromSdkError, type SdkErrorContext } from './rpc-error.js';
+import { fromSdkError, isBrokenStream, type SdkErrorContext } from './rpc-error.js';
 import { RequestDeadline } from './request-deadline.js';
 
 /** Accept any result object: a gateway relays verbatim (DESIGN.md §1). */
@@ -74,6 +74,11 @@ export class SdkUpstreamConnection implements UpstreamConnection {
     options.transport.onclose = () => {
       protocolOnClose?.();
       connection.onTransportClosed();
+    };
+    // A cut stream fails every request waiting on this connection at once (closing
+    // rejects them), instead of leaving them to their timeout; the pool then forgets it.
+    connection.client.onerror = (error) => {
+      if (isBrokenStream(error)) void connection.close().catch(() => undefined);
     };
     return connection;
   }

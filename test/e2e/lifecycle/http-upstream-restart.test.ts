@@ -8,9 +8,13 @@ import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js
  * and on the admin path alike, without the user doing anything (ADR-004 update).
  */
 
-/** Kills the fixture like a crash would, then starts a new one on the same port. */
-async function restart(fixture: FixtureHttp): Promise<FixtureHttp> {
-  process.kill(fixture.pid, 'SIGKILL');
+/**
+ * Stops the fixture, then starts a new one on the same port. SIGTERM ends its streams
+ * cleanly, so Coffer's connection looks alive and only the 404 tells; SIGKILL cuts them.
+ */
+async function restart(fixture: FixtureHttp, how: 'SIGTERM' | 'SIGKILL'): Promise<FixtureHttp> {
+  if (how === 'SIGTERM') await fixture.close();
+  else process.kill(fixture.pid, 'SIGKILL');
   await fixture.exited;
   return startFixtureHttp(['--http', String(fixture.port)]);
 }
@@ -43,21 +47,24 @@ describe('an HTTP upstream restarted between two calls', () => {
     return { daemon, first };
   }
 
-  it('answers the second call through /mcp, sent once to the new upstream', async () => {
-    const { daemon, first } = await setUp();
-    const client = await daemon.client();
-    const before = await client.callTool({ name: 'remote__echo', arguments: { n: 1 } });
-    expect(JSON.parse(textOf(before))).toEqual({ n: 1 });
+  it.each(['SIGTERM', 'SIGKILL'] as const)(
+    'answers the second call through /mcp, sent once to the new upstream (%s)',
+    async (how) => {
+      const { daemon, first } = await setUp();
+      const client = await daemon.client();
+      const before = await client.callTool({ name: 'remote__echo', arguments: { n: 1 } });
+      expect(JSON.parse(textOf(before))).toEqual({ n: 1 });
 
-    const second = await restart(first);
-    fixtures.push(second);
+      const second = await restart(first, how);
+      fixtures.push(second);
 
-    const after = await client.callTool({ name: 'remote__echo', arguments: { n: 2 } });
-    expect(JSON.parse(textOf(after))).toEqual({ n: 2 });
-    // The new process saw the echo once, then this stats call: nothing was sent twice.
-    const stats = await client.callTool({ name: 'remote__stats', arguments: {} });
-    expect(JSON.parse(textOf(stats))).toMatchObject({ toolCalls: 2, sessions: 1 });
-  });
+      const after = await client.callTool({ name: 'remote__echo', arguments: { n: 2 } });
+      expect(JSON.parse(textOf(after))).toEqual({ n: 2 });
+      // The new process saw the echo once, then this stats call: nothing was sent twice.
+      const stats = await client.callTool({ name: 'remote__stats', arguments: {} });
+      expect(JSON.parse(textOf(stats))).toMatchObject({ toolCalls: 2, sessions: 1 });
+    },
+  );
 
   it('lists the tools again through the admin API and tests the connection', async () => {
     const { daemon, first } = await setUp();
@@ -65,7 +72,7 @@ describe('an HTTP upstream restarted between two calls', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.tools.status).toBe('ok');
 
-    const second = await restart(first);
+    const second = await restart(first, 'SIGTERM');
     fixtures.push(second);
 
     const again = await daemon.api('GET', '/servers/remote/capabilities');
