@@ -1,0 +1,35 @@
+import { afterEach, expect, it } from 'vitest';
+import { pidsWithArg, waitUntil } from '../../integration/shim/support/processes.js';
+import { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { createCofferHome, type CofferHome } from '../shim/support/coffer-home.js';
+
+/**
+ * A shim SIGKILLed by its agent sends no DELETE: the daemon notices its GET stream drop,
+ * waits the grace period for anything else from it, then closes the session and its
+ * upstream processes.
+ */
+
+let coffer: CofferHome | undefined;
+
+afterEach(async () => {
+  expect(await coffer?.cleanup(), 'processes left behind').toEqual([]);
+  coffer = undefined;
+});
+
+it('a SIGKILLed shim: its session and upstream process end after the grace period', async () => {
+  coffer = await createCofferHome();
+  // The daemon the shim spawns inherits the shim's environment.
+  const shim = ShimClient.spawn({ ...coffer.env, COFFER_SESSION_GRACE_MS: '1000' });
+  await shim.initialize();
+  const marker = await coffer.addFixture('fx');
+  const echoed = await shim.request('tools/call', { name: 'fx__echo', arguments: { v: 1 } });
+  expect(echoed.result.content[0].text).toContain('1');
+  expect(pidsWithArg(marker)).toHaveLength(1);
+  expect((await coffer.api('GET', '/status')).body.sessions).toBe(1);
+
+  shim.child.kill('SIGKILL');
+  await shim.exited;
+
+  await waitUntil(() => pidsWithArg(marker).length === 0, 20_000, 'the upstream to end');
+  expect((await coffer.api('GET', '/status')).body.sessions).toBe(0);
+});
