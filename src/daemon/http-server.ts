@@ -53,6 +53,19 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
+/**
+ * A path the URL parser would rewrite (dot segments, plain or percent-encoded, and
+ * backslashes) is refused: the guard and the router must judge the path that is served,
+ * and `/api/v1/%2e%2e/x` would otherwise reach the API app as `/x`.
+ */
+function isCanonicalPath(path: string): boolean {
+  try {
+    return new URL(path, 'http://127.0.0.1').pathname === path;
+  } catch {
+    return false;
+  }
+}
+
 const isApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
 
 /**
@@ -164,6 +177,15 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
       return;
     }
 
+    if (!isCanonicalPath(path)) {
+      sendError(
+        res,
+        400,
+        'INVALID_INPUT',
+        'Malformed path: percent-encode it, without "." or ".." segments',
+      );
+      return;
+    }
     if (path === '/mcp') {
       serveMcp(req, res, undefined);
       return;
