@@ -67,6 +67,7 @@ function isCanonicalPath(path: string): boolean {
 }
 
 const isApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
+const isMcpPath = (path: string): boolean => path === '/mcp' || SERVER_MCP_PATH.test(path);
 
 /**
  * A request with the UI's session cookie and no Authorization header is the browser's:
@@ -83,6 +84,8 @@ function authorize(
     ui !== undefined &&
     req.headers.authorization === undefined &&
     ui.sessions.sessionFrom(req.headers.cookie) !== undefined &&
+    // `/mcp` is also a file-like name: a GET there is MCP's stream, never the browser's.
+    !isMcpPath(path) &&
     (isApiPath(path) || ui.isFile(req.method, path));
   return browser
     ? { decision: checkBrowserAccess(req, options, ui.sessions), browser }
