@@ -9,7 +9,7 @@ import {
   RSS_GROWTH_BOUND_KB,
   rssKb,
 } from './support/daemon-checks.js';
-import { fuzzSettings, propertyParameters } from './support/fuzz-settings.js';
+import { fuzzLog, fuzzSettings, propertyParameters } from './support/fuzz-settings.js';
 import { contentType, mcpBody } from './support/hostile-json.js';
 import {
   closeSession,
@@ -149,7 +149,7 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
     });
     expect(JSON.stringify(echoed.content)).toContain('still here');
     const grown = rssKb(daemon.pid) - rssBefore;
-    console.log(`[fuzz] /mcp daemon RSS growth: ${Math.round(grown / 1024)} MB`);
+    fuzzLog(`/mcp daemon RSS growth: ${Math.round(grown / 1024)} MB`);
     expect(grown).toBeLessThan(RSS_GROWTH_BOUND_KB);
   });
 });

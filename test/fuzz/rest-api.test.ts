@@ -8,7 +8,7 @@ import {
   RSS_GROWTH_BOUND_KB,
   rssKb,
 } from './support/daemon-checks.js';
-import { fuzzSettings, propertyParameters } from './support/fuzz-settings.js';
+import { fuzzLog, fuzzSettings, propertyParameters } from './support/fuzz-settings.js';
 import { contentType } from './support/hostile-json.js';
 import { restPath, restRequest } from './support/hostile-rest.js';
 import { rawRequest, type RawResponse } from './support/raw-request.js';
@@ -145,15 +145,17 @@ describe('fuzzing the REST API', () => {
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'INVALID_INPUT' } });
     }
-    const listed = await daemon.api('GET', '/servers');
-    expect(listed.body.servers.map((s: { name: string }) => s.name)).not.toContain('p1');
+    const listed = (await daemon.api('GET', '/servers')).body as {
+      servers: Array<{ name: string }>;
+    };
+    expect(listed.servers.map((server) => server.name)).not.toContain('p1');
   });
 
   it('keeps memory bounded and Object.prototype clean', async () => {
     await expectDaemonServing(daemon);
     await expectNoPrototypePollution(daemon);
     const grown = rssKb(daemon.pid) - rssBefore;
-    console.log(`[fuzz] REST daemon RSS growth: ${Math.round(grown / 1024)} MB`);
+    fuzzLog(`REST daemon RSS growth: ${Math.round(grown / 1024)} MB`);
     expect(grown).toBeLessThan(RSS_GROWTH_BOUND_KB);
   });
 });

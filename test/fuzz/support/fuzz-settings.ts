@@ -33,8 +33,13 @@ function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }
 
+/** A line in the test output (seeds, memory figures): what a replay or a report needs. */
+export function fuzzLog(line: string): void {
+  process.stdout.write(`[fuzz] ${line}\n`);
+}
+
 /** fast-check parameters for one property, logged so any run can be replayed. */
 export function propertyParameters(label: string, settings: FuzzSettings, runs = settings.numRuns) {
-  console.log(`[fuzz] ${label}: seed=${settings.seed} numRuns=${runs}`);
-  return { seed: settings.seed, numRuns: runs, endOnFailure: true } as const;
+  fuzzLog(`${label}: seed=${settings.seed} numRuns=${runs}`);
+  return { seed: settings.seed, numRuns: runs, endOnFailure: !settings.long } as const;
 }

@@ -24,24 +24,34 @@ export interface RawRequest {
 export function rawRequest(options: RawRequest): Promise<RawResponse> {
   const { port, method, path, headers = {}, body, timeoutMs = 15_000 } = options;
   return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    // One deadline for the whole exchange: a stream that sends its headers, then
+    // nothing, is as hung as a request nobody answers.
+    const timer = setTimeout(() => {
+      req.destroy();
+      const partial = Buffer.concat(chunks).toString('utf8').slice(0, 300);
+      reject(new Error(`no complete answer within ${timeoutMs} ms: ${method} ${path} ${partial}`));
+    }, timeoutMs);
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
+      res.on('end', () => {
+        clearTimeout(timer);
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-      res.on('error', reject);
+        });
+      });
+      res.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
     });
-    req.setTimeout(timeoutMs, () =>
-      req.destroy(new Error(`no answer within ${timeoutMs} ms: ${method} ${path}`)),
-    );
     // The daemon may answer 413 and close before the upload ends: the answer counts.
     req.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') return;
+      clearTimeout(timer);
+      reject(error);
     });
     req.end(body);
   });
