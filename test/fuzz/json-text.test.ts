@@ -6,7 +6,7 @@ import { jsonText } from './support/hostile-json.js';
 
 /** The shared body decoder, in process: cheap, so it gets many more runs than the daemon. */
 const settings = fuzzSettings();
-const runs = settings.numRuns * 25;
+const runs = settings.numRuns * 10;
 
 const hasProtoKey = (value: unknown): boolean =>
   value !== null &&

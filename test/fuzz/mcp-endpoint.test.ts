@@ -111,6 +111,64 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
     },
   );
 
+  it('ends the stream of a cancelled request, batched with its cancel or cancelled later', async () => {
+    const session = await openSession(daemon, '/mcp');
+    await postMcp(
+      daemon,
+      '/mcp',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      mcpHeaders(daemon, session),
+    );
+    const call = (id: number, name: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: {} },
+    });
+    const cancel = (id: number) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id },
+    });
+    // Batched: the cancel may arrive before or after the upstream answers; either way the
+    // stream carries one answer for id 11 and ends (the harness fails a stream that hangs).
+    for (const [id, tool] of [
+      [11, 'fx__hang'],
+      [12, 'fx__echo'],
+    ] as const) {
+      const batched = await postMcp(
+        daemon,
+        '/mcp',
+        JSON.stringify([call(id, tool), cancel(id)]),
+        mcpHeaders(daemon, session),
+      );
+      expectMcpAnswer(batched, `batched cancel of ${tool}`);
+      expect(rpcMessages(batched)).toEqual([expect.objectContaining({ id })]);
+    }
+    // Cancelled from another POST while it hangs upstream.
+    const hanging = postMcp(
+      daemon,
+      '/mcp',
+      JSON.stringify(call(13, 'fx__hang')),
+      mcpHeaders(daemon, session),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const cancelled = await postMcp(
+      daemon,
+      '/mcp',
+      JSON.stringify(cancel(13)),
+      mcpHeaders(daemon, session),
+    );
+    expect(cancelled.status).toBe(202);
+    const ended = await hanging;
+    expectMcpAnswer(ended, 'cancelled hang');
+    expect(rpcMessages(ended)).toEqual([
+      { jsonrpc: '2.0', id: 13, error: { code: -32800, message: expect.any(String) } },
+    ]);
+    await expectSessionAlive(daemon, '/mcp', session);
+    await closeSession(daemon, '/mcp', session);
+  });
+
   it('answers 413 to a body over the limit, streamed or declared, and keeps serving', async () => {
     const session = await openSession(daemon, '/mcp');
     const over = Buffer.alloc(MCP_LIMIT + 1, 0x20);

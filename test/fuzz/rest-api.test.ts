@@ -82,7 +82,7 @@ describe('fuzzing the REST API', () => {
         expectRestAnswer(answer, `${method} ${path} ${body.toString('utf8').slice(0, 200)}`);
         if (path === '/servers' && method === 'POST') expectNothingDropped(body, answer);
       }),
-      propertyParameters('REST bodies', settings, settings.numRuns * 3),
+      propertyParameters('REST bodies', settings, settings.numRuns * 2),
     );
     await expectDaemonServing(daemon);
   });

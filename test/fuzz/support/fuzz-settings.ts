@@ -12,7 +12,7 @@ export interface FuzzSettings {
 }
 
 const CI_SEED = 20_261_202;
-const CI_RUNS = 40;
+const CI_RUNS = 30;
 
 function whole(name: string): number | undefined {
   const text = process.env[name];

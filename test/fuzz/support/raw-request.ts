@@ -33,14 +33,20 @@ export function rawRequest(options: RawRequest): Promise<RawResponse> {
       reject(new Error(`no complete answer within ${timeoutMs} ms: ${method} ${path} ${partial}`));
     }, timeoutMs);
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
+      const done = (): void => {
         clearTimeout(timer);
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: Buffer.concat(chunks).toString('utf8'),
         });
+      };
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', done);
+      // A 413 ends with `Connection: close` while the upload may still be going: the
+      // socket can be reset after the whole answer arrived, so 'end' never comes.
+      res.on('close', () => {
+        if (res.complete || (res.statusCode === 413 && chunks.length > 0)) done();
       });
       res.on('error', (error) => {
         clearTimeout(timer);
