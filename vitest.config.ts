@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects so a developer can run the fast ones alone:
+// Four projects so a developer can run the fast ones alone:
 // unit (pure, in-process), integration (real processes, real SQLite, loopback HTTP),
-// e2e (the built CLI and daemon as a user runs them).
+// e2e (the built CLI and daemon as a user runs them), fuzz (hostile input against a
+// real daemon; CI size with a fixed seed here, longer with `npm run fuzz`).
 export default defineConfig({
   test: {
     // Most tests wait on real processes and sockets, not on the CPU: overlap the waits.
@@ -28,6 +29,15 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'fuzz',
+          include: ['test/fuzz/**/*.test.ts'],
+          // `npm run fuzz` runs thousands of cases per property.
+          testTimeout: process.env['COFFER_FUZZ_RUNS'] === undefined ? 120_000 : 3_600_000,
           hookTimeout: 120_000,
         },
       },

@@ -7,6 +7,7 @@ import { capabilityRoutes } from './capability-routes.js';
 import { errorResponse } from './error-response.js';
 import { eventRoutes } from './event-routes.js';
 import { openApiRoutes } from './openapi.js';
+import { refuseDeclaredOversize } from './parse-request.js';
 import { requestContext } from './request-context.js';
 import { secretRoutes } from './secret-routes.js';
 import { serverRoutes } from './server-routes.js';
@@ -16,13 +17,18 @@ export const API_BASE_PATH = '/api/v1';
 
 /**
  * The REST admin API under /api/v1. Bodies are capped at MAX_BODY_BYTES where they are
- * read (parse-request.ts). Authentication, Host and Origin checks belong to the HTTP
+ * read (parse-request.ts); a declared Content-Length over it is refused on every route,
+ * body or not, so the answer is always 413. Authentication, Host and Origin checks belong to the HTTP
  * server that mounts this app; here every route assumes a trusted caller.
  */
 export function createApiApp(services: ApiServices): Hono {
   const logger = services.logger ?? silentLogger();
   const app = new Hono().basePath(API_BASE_PATH);
   app.use(requestContext());
+  app.use(async (c, next) => {
+    refuseDeclaredOversize(c);
+    await next();
+  });
   app.route('/', serverRoutes(services));
   app.route('/', capabilityRoutes(services));
   app.route('/', secretRoutes(services));

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { CofferError } from '../domain/errors.js';
+import { decodeJsonText } from '../domain/json-text.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -45,17 +46,22 @@ function tooLarge(): CofferError {
   return new CofferError('PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES} bytes`);
 }
 
-/**
- * Reads at most MAX_BODY_BYTES, refusing early on a declared Content-Length. Not hono's
- * bodyLimit: it rebuilds the Request with `new Request(raw)`, which throws (→ 500) for
- * an unsized body, e.g. a DELETE from fetch, under @hono/node-server without its
- * global overrides, which is how the daemon serves this app.
- */
-async function readBodyText(c: Context): Promise<string> {
+/** A declared Content-Length over the limit is refused before a byte is read. */
+export function refuseDeclaredOversize(c: Context): void {
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw tooLarge();
+}
+
+/**
+ * Reads at most MAX_BODY_BYTES. Not hono's bodyLimit: it rebuilds the Request with
+ * `new Request(raw)`, which throws (→ 500) for an unsized body, e.g. a DELETE from
+ * fetch, under @hono/node-server without its global overrides, which is how the
+ * daemon serves this app.
+ */
+async function readBodyBytes(c: Context): Promise<Buffer> {
+  refuseDeclaredOversize(c);
   const body = c.req.raw.body;
-  if (body === null) return '';
+  if (body === null) return Buffer.alloc(0);
   const reader = (body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -69,17 +75,19 @@ async function readBodyText(c: Context): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** Reads the body as JSON; a missing or malformed body is the caller's mistake (400). */
+/**
+ * Reads the body as JSON (at most MAX_BODY_BYTES, UTF-8, not too deep, no `__proto__`
+ * key: domain/json-text.ts); a missing or malformed body is the caller's mistake (400).
+ * The message never quotes the body, which may hold a secret.
+ */
 export async function readJsonBody(c: Context): Promise<unknown> {
-  const text = await readBodyText(c);
-  if (text.trim() === '') throw new CofferError('INVALID_INPUT', 'The request body must be JSON');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : 'parse error';
-    throw new CofferError('INVALID_INPUT', `The request body is not valid JSON: ${reason}`);
-  }
+  const bytes = await readBodyBytes(c);
+  if (bytes.toString('utf8').trim() === '')
+    throw new CofferError('INVALID_INPUT', 'The request body must be JSON');
+  const decoded = decodeJsonText(bytes);
+  if (!decoded.ok) throw new CofferError('INVALID_INPUT', decoded.message);
+  return decoded.value;
 }

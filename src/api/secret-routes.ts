@@ -4,7 +4,8 @@ import type { SecretRef, SecretStore } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { recordAdmin } from './admin-audit.js';
 import type { ApiServices } from './api-services.js';
-import { parseSecretInput, parseSecretPath, readSecretBody } from './secret-schemas.js';
+import { readJsonBody } from './parse-request.js';
+import { parseSecretInput, parseSecretPath } from './secret-schemas.js';
 import { requireServer } from './server-lookup.js';
 
 /** One row of GET /secrets: names and state, never a value. */
@@ -105,7 +106,7 @@ export function secretRoutes(services: ApiServices): Hono {
   });
 
   app.post('/secrets', async (c) => {
-    const { value, ...ref } = parseSecretInput(await readSecretBody(c.req.text()));
+    const { value, ...ref } = parseSecretInput(await readJsonBody(c));
     const record = await requireServer(services.servers, ref.server);
     await store().set(ref, value);
     await ensureReferenced(services, record, ref);

@@ -64,16 +64,3 @@ export function parseSecretPath(server: string, kind: string, name: string) {
   const ref = parseSecretInput({ server, kind, name, value: '-' });
   return { server: ref.server, kind: ref.kind, name: ref.name };
 }
-
-/**
- * The body as JSON, without readJsonBody's parser message: V8 quotes the input in it,
- * and this input holds a secret.
- */
-export async function readSecretBody(text: Promise<string>): Promise<unknown> {
-  const body = await text;
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    throw new CofferError('INVALID_INPUT', 'The request body is not valid JSON');
-  }
-}

@@ -53,7 +53,21 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
+/**
+ * A path the URL parser would rewrite (dot segments, plain or percent-encoded, and
+ * backslashes) is refused: the guard and the router must judge the path that is served,
+ * and `/api/v1/%2e%2e/x` would otherwise reach the API app as `/x`.
+ */
+function isCanonicalPath(path: string): boolean {
+  try {
+    return new URL(path, 'http://127.0.0.1').pathname === path;
+  } catch {
+    return false;
+  }
+}
+
 const isApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
+const isMcpPath = (path: string): boolean => path === '/mcp' || SERVER_MCP_PATH.test(path);
 
 /**
  * A request with the UI's session cookie and no Authorization header is the browser's:
@@ -70,6 +84,8 @@ function authorize(
     ui !== undefined &&
     req.headers.authorization === undefined &&
     ui.sessions.sessionFrom(req.headers.cookie) !== undefined &&
+    // `/mcp` is also a file-like name: a GET there is MCP's stream, never the browser's.
+    !isMcpPath(path) &&
     (isApiPath(path) || ui.isFile(req.method, path));
   return browser
     ? { decision: checkBrowserAccess(req, options, ui.sessions), browser }
@@ -164,6 +180,15 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
       return;
     }
 
+    if (!isCanonicalPath(path)) {
+      sendError(
+        res,
+        400,
+        'INVALID_INPUT',
+        'Malformed path: percent-encode it, without "." or ".." segments',
+      );
+      return;
+    }
     if (path === '/mcp') {
       serveMcp(req, res, undefined);
       return;

@@ -4,11 +4,9 @@ import { CofferError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/ports.js';
 import { parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 import type { Gateway } from './gateway.js';
+import { readMcpJsonBody } from './json-body.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { SessionScope } from './session.js';
-
-/** Far above any real MCP message; bounds what a hostile client can make us buffer. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * The MCP Streamable HTTP endpoint (`/mcp`, `/servers/<name>/mcp`): finds or creates
@@ -54,12 +52,9 @@ async function handlePost(
   scope: SessionScope,
   sessionId: string | undefined,
 ): Promise<void> {
-  const body = await readJson(req).catch((error: unknown) => error as CofferError);
-  if (body instanceof CofferError) {
-    return body.code === 'PAYLOAD_TOO_LARGE'
-      ? sendRpcError(res, 413, -32600, body.message)
-      : sendRpcError(res, 400, -32700, body.message);
-  }
+  const read = await readMcpJsonBody(req);
+  if (!read.ok) return sendRpcError(res, read.status, read.rpcCode, read.message);
+  const body = read.value;
   if (sessionId !== undefined) {
     const session = gateway.find(sessionId);
     if (session === undefined || !sameScope(session.scope, scope))
@@ -122,32 +117,6 @@ function sessionProblem(sessionId: unknown): string {
   return sessionId === undefined
     ? 'Bad Request: no session; send initialize first'
     : 'Session not found; initialize a new session';
-}
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        // Stop buffering but drain the rest, so the 413 can still be sent.
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new CofferError('PAYLOAD_TOO_LARGE', `Request body over ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', reject);
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch {
-        reject(new CofferError('INVALID_INPUT', 'Parse error: the body is not valid JSON'));
-      }
-    });
-  });
 }
 
 function sendRpcError(

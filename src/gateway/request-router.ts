@@ -64,7 +64,12 @@ export class RequestRouter {
   constructor(private readonly deps: RouterDeps) {}
 
   handles(method: string): boolean {
-    return kindByListMethod.has(method) || method in targets || method === 'completion/complete';
+    // Own keys only: a method named `constructor` or `__proto__` is not a route.
+    return (
+      kindByListMethod.has(method) ||
+      Object.hasOwn(targets, method) ||
+      method === 'completion/complete'
+    );
   }
 
   async handle(
@@ -76,7 +81,7 @@ export class RequestRouter {
     if (kind !== undefined)
       return this.page(kind.field, await this.deps.catalog.list(kind), params);
     if (method === 'completion/complete') return this.complete(params ?? {}, options);
-    const target = targets[method];
+    const target = Object.hasOwn(targets, method) ? targets[method] : undefined;
     if (target === undefined)
       throw new CofferError('INVALID_INPUT', `Method not routed: ${method}`);
     const exposed = params?.[target.field];
