@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
@@ -11,6 +10,7 @@ import type { GatewayContext } from './gateway-context.js';
 import { toolSurface } from './lean-mode.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { InflightRequests } from './inflight-requests.js';
+import { JsonFirstTransport } from './json-first-transport.js';
 import { LogRelay } from './log-relay.js';
 import { RequestRouter } from './request-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
@@ -45,6 +45,8 @@ export interface SessionOptions {
   readonly toolsMode?: ToolsMode;
   readonly onInitialized: (session: Session) => void;
   readonly onClosed: (session: Session) => void;
+  /** The client's standalone GET stream closed while the session lives on. */
+  readonly onStreamClosed?: (session: Session) => void;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface SessionOptions {
  * so progress, sampling and roots can only reach the client that caused them.
  */
 export class Session {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: JsonFirstTransport;
   readonly server: Server;
   readonly pool: UpstreamPool;
   private readonly catalog: SessionCatalog;
@@ -135,9 +137,11 @@ export class Session {
             catalog: this.catalog,
             callTool: (params, routed) => this.router.handle('tools/call', params, routed),
           });
-    this.transport = new StreamableHTTPServerTransport({
+    this.transport = new JsonFirstTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: () => options.onInitialized(this),
+      onStandaloneStreamClosed: () => options.onStreamClosed?.(this),
+      now: () => context.clock.now().getTime(),
     });
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
@@ -176,6 +180,16 @@ export class Session {
 
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     return this.transport.handleRequest(req, res, body);
+  }
+
+  /** When the client last sent this session a request (ms since the epoch, by the clock). */
+  get lastActivityAt(): number {
+    return this.transport.lastActivityAt;
+  }
+
+  /** Whether the client holds the session's GET stream open right now. */
+  get hasOpenStream(): boolean {
+    return this.transport.hasStandaloneStream;
   }
 
   /** Capabilities of `server` changed (a preference, a refresh): relist and tell the client. */
