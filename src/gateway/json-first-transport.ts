@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRequest, isResponse, jsonRpcShape } from './json-rpc-shape.js';
 import { keepAlive, PostExchange, SSE_HEADERS, sseEvent } from './post-exchange.js';
+import { SerializedResults } from './serialized-results.js';
 
 /** As the SDK's transport: more messages in one POST is refused. */
 const MAX_BATCH = 100;
@@ -22,6 +23,8 @@ export interface JsonFirstTransportOptions {
   /** How long a POST may wait for its answer before its response becomes SSE. */
   readonly streamAfterMs?: number;
   readonly now?: () => number;
+  /** Serialisations of results the session sends repeatedly (a warm tools/list). */
+  readonly results?: SerializedResults;
 }
 
 /**
@@ -45,9 +48,12 @@ export class JsonFirstTransport implements Transport {
   private standalone: ServerResponse | undefined;
   private closed = false;
   private readonly now: () => number;
+  private readonly serialize: (message: JSONRPCMessage) => string;
 
   constructor(private readonly options: JsonFirstTransportOptions) {
     this.now = options.now ?? Date.now;
+    const results = options.results ?? new SerializedResults();
+    this.serialize = (message) => results.serialize(message);
     this.lastActivityAt = this.now();
   }
 
@@ -92,7 +98,7 @@ export class JsonFirstTransport implements Transport {
     const answers = isResponse(message) ? message.id : undefined;
     const related = answers ?? relatedRequestId;
     if (related === undefined) {
-      this.standalone?.write(sseEvent(message));
+      this.standalone?.write(sseEvent(this.serialize(message)));
       return;
     }
     const exchange = this.exchanges.get(related);
@@ -151,6 +157,7 @@ export class JsonFirstTransport implements Transport {
       batch,
       sessionId: this.sessionId,
       streamAfterMs: this.options.streamAfterMs ?? 10_000,
+      serialize: this.serialize,
     });
     for (const id of ids) this.exchanges.set(id, exchange);
     res.once('close', () => {

@@ -11,8 +11,9 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 } as const;
 
-export function sseEvent(message: JSONRPCMessage): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+/** One SSE event carrying a JSON-RPC message, given as its JSON text. */
+export function sseEvent(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
 }
 
 /** Writes an SSE keep-alive comment every SSE_KEEP_ALIVE_MS until the response closes. */
@@ -35,6 +36,8 @@ export interface PostExchangeOptions {
    * a long call never meets a client's wait for response headers (the shim's is 60 s).
    */
   readonly streamAfterMs: number;
+  /** JSON text of a message (SerializedResults reuses kept results). */
+  readonly serialize: (message: JSONRPCMessage) => string;
 }
 
 /**
@@ -61,11 +64,11 @@ export class PostExchange {
     const { res } = this.options;
     if (answers === undefined) {
       this.stream();
-      res.write(sseEvent(message));
+      res.write(sseEvent(this.options.serialize(message)));
       return false;
     }
     if (!this.waiting.delete(answers)) return this.waiting.size === 0;
-    if (this.streaming) res.write(sseEvent(message));
+    if (this.streaming) res.write(sseEvent(this.options.serialize(message)));
     else this.answers.set(answers, message);
     if (this.waiting.size > 0) return false;
     this.finish();
@@ -80,10 +83,10 @@ export class PostExchange {
 
   private finish(): void {
     clearTimeout(this.timer);
-    const { res, ids, batch, sessionId } = this.options;
+    const { res, ids, batch, sessionId, serialize } = this.options;
     if (this.streaming) return void res.end();
-    const answers = ids.map((id) => this.answers.get(id));
-    const body = JSON.stringify(batch ? answers : answers[0]);
+    const answers = ids.map((id) => serialize(this.answers.get(id)!));
+    const body = batch ? `[${answers.join(',')}]` : answers[0]!;
     res.writeHead(200, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
@@ -103,7 +106,7 @@ export class PostExchange {
       ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
     });
     // Answers that came in while the response was still JSON go out first.
-    for (const answer of this.answers.values()) res.write(sseEvent(answer));
+    for (const answer of this.answers.values()) res.write(sseEvent(this.options.serialize(answer)));
     this.answers.clear();
     res.flushHeaders();
     keepAlive(res);

@@ -11,6 +11,8 @@ import { toolSurface } from './lean-mode.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { InflightRequests } from './inflight-requests.js';
 import { JsonFirstTransport } from './json-first-transport.js';
+import { ListAnswers } from './list-answers.js';
+import { SerializedResults } from './serialized-results.js';
 import { LogRelay } from './log-relay.js';
 import { RequestRouter } from './request-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
@@ -60,6 +62,7 @@ export class Session {
   readonly pool: UpstreamPool;
   private readonly catalog: SessionCatalog;
   private readonly router: RequestRouter;
+  private readonly lists: ListAnswers;
   /** Coffer's own tools; the single-server endpoint mirrors its upstream and has none. */
   private readonly builtins: BuiltinCalls | undefined;
   private readonly inflight = new InflightRequests();
@@ -110,6 +113,12 @@ export class Session {
       ttlMs: context.listTtlMs,
       servers: () => context.enabledServers(scope.kind === 'single' ? scope.server : undefined),
     });
+    const listing =
+      scope.kind === 'single'
+        ? this.catalog
+        : toolSurface(this.catalog, options.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
+    const results = new SerializedResults();
+    this.lists = new ListAnswers(listing, results);
     this.router = new RequestRouter({
       inflight: this.inflight,
       activity: context.activity,
@@ -122,10 +131,7 @@ export class Session {
           client_version: client?.version ?? null,
         };
       },
-      catalog:
-        scope.kind === 'single'
-          ? this.catalog
-          : toolSurface(this.catalog, options.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE),
+      catalog: listing,
       pool: this.pool,
       preferences: context.preferences,
       namespace,
@@ -142,6 +148,7 @@ export class Session {
       onsessioninitialized: () => options.onInitialized(this),
       onStandaloneStreamClosed: () => options.onStreamClosed?.(this),
       now: () => context.clock.now().getTime(),
+      results,
     });
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
@@ -236,6 +243,7 @@ export class Session {
       ...(onProgress === undefined ? {} : { onProgress }),
     };
     try {
+      if (this.lists.handles(method, params)) return await this.lists.answer(method);
       return this.builtins?.handles(method, params) === true
         ? await this.builtins.call(params ?? {}, options)
         : await this.router.handle(method, params, options);
