@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import { relayValidator } from '../domain/relay-validator.js';
 import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
 import { BuiltinCalls } from './builtin-calls.js';
@@ -81,6 +82,7 @@ export class Session {
     this.server = new Server(context.serverInfo, {
       capabilities: scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities,
       debouncedNotificationMethods: LIST_CHANGED,
+      jsonSchemaValidator: relayValidator,
     });
     this.logs = new LogRelay(this.server, scope.kind === 'single');
     this.pool = new UpstreamPool(
