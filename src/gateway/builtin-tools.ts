@@ -36,7 +36,19 @@ const searchDescriptions: Record<ToolsMode, string> = {
     'one with coffer__call_tool.',
 };
 
+/**
+ * The built-in tool definitions are built once: every tools/list of every session lists
+ * the same objects, which lets a session reuse its serialised list while nothing changed.
+ */
 export function searchToolDefinition(mode: ToolsMode): JsonObject {
+  return searchDefinitions[mode];
+}
+
+export function callToolDefinition(): JsonObject {
+  return callDefinition;
+}
+
+function buildSearchToolDefinition(mode: ToolsMode): JsonObject {
   return {
     name: SEARCH_TOOL,
     title: 'Search tools',
@@ -65,7 +77,7 @@ export function searchToolDefinition(mode: ToolsMode): JsonObject {
   };
 }
 
-export function callToolDefinition(): JsonObject {
+function buildCallToolDefinition(): JsonObject {
   return {
     name: CALL_TOOL,
     title: 'Call a tool',
@@ -83,6 +95,12 @@ export function callToolDefinition(): JsonObject {
     },
   };
 }
+
+const searchDefinitions: Record<ToolsMode, JsonObject> = {
+  full: buildSearchToolDefinition('full'),
+  lean: buildSearchToolDefinition('lean'),
+};
+const callDefinition = buildCallToolDefinition();
 
 export interface SearchArguments {
   readonly query: string;

@@ -39,12 +39,22 @@ export interface SessionCatalogDeps extends ListLoaderDeps {
 export class SessionCatalog {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly routes = new Map<string, Route>();
+  /** Each loaded list's exposed items, built once per load rather than per listing. */
+  private readonly exposedItems = new WeakMap<LoadedList, JsonObject[]>();
+  /** The last flat list per kind, reused while every server's list is the same load. */
+  private readonly flat = new Map<string, { sources: object[]; items: JsonObject[] }>();
 
   constructor(private readonly deps: SessionCatalogDeps) {}
 
   /** Every enabled item of every enabled server, exposed; failing servers are absent. */
   async list(kind: CapabilityKind): Promise<JsonObject[]> {
-    return (await this.listByServer(kind)).flatMap((entry) => entry.items);
+    const byServer = await this.listByServer(kind);
+    const sources = byServer.map((entry) => entry.source);
+    const last = this.flat.get(kind.type);
+    if (last !== undefined && sameElements(last.sources, sources)) return last.items;
+    const items = byServer.flatMap((entry) => entry.items);
+    this.flat.set(kind.type, { sources, items });
+    return items;
   }
 
   /**
@@ -63,15 +73,22 @@ export class SessionCatalog {
     const result: ServerItems[] = [];
     for (const { server, list } of lists) {
       if (list === undefined) continue;
-      const exposed: JsonObject[] = [];
-      for (const item of list.items) {
-        const key = kind.keyOf(item) ?? '';
-        if (list.enabled.get(key) === false || needsTasks(kind, item)) continue;
-        exposed.push(this.expose(server, kind, item, key));
-      }
-      result.push({ server: server.name, source: list, items: exposed });
+      result.push({ server: server.name, source: list, items: this.exposedOf(server, kind, list) });
     }
     return result;
+  }
+
+  private exposedOf(server: ServerRecord, kind: CapabilityKind, list: LoadedList): JsonObject[] {
+    const known = this.exposedItems.get(list);
+    if (known !== undefined) return known;
+    const exposed: JsonObject[] = [];
+    for (const item of list.items) {
+      const key = kind.keyOf(item) ?? '';
+      if (list.enabled.get(key) === false || needsTasks(kind, item)) continue;
+      exposed.push(this.expose(server, kind, item, key));
+    }
+    this.exposedItems.set(list, exposed);
+    return exposed;
   }
 
   /** Finds the upstream behind an exposed name or URI; undefined when none has it. */
@@ -160,6 +177,10 @@ export class SessionCatalog {
       kind.type === 'resource' ? 'uri' : kind.type === 'resource_template' ? 'uriTemplate' : 'name';
     return { ...item, [field]: exposed };
   }
+}
+
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
 const cacheKey = (server: string, type: CapabilityType) => `${server}\u0000${type}`;

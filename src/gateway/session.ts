@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import { relayValidator } from '../domain/relay-validator.js';
 import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
 import { BuiltinCalls } from './builtin-calls.js';
@@ -11,6 +11,9 @@ import type { GatewayContext } from './gateway-context.js';
 import { toolSurface } from './lean-mode.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { InflightRequests } from './inflight-requests.js';
+import { JsonFirstTransport } from './json-first-transport.js';
+import { ListAnswers } from './list-answers.js';
+import { SerializedResults } from './serialized-results.js';
 import { LogRelay } from './log-relay.js';
 import { RequestRouter } from './request-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
@@ -49,6 +52,8 @@ export interface SessionOptions {
   readonly toolsMode?: ToolsMode;
   readonly onInitialized: (session: Session) => void;
   readonly onClosed: (session: Session) => void;
+  /** The client's standalone GET stream closed while the session lives on. */
+  readonly onStreamClosed?: (session: Session) => void;
 }
 
 /**
@@ -57,13 +62,14 @@ export interface SessionOptions {
  * so progress, sampling and roots can only reach the client that caused them.
  */
 export class Session {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: JsonFirstTransport;
   readonly server: Server;
   readonly pool: UpstreamPool;
   /** What the client did lately: the session reaper closes vanished and idle sessions. */
   readonly activity: SessionActivity;
   private readonly catalog: SessionCatalog;
   private readonly router: RequestRouter;
+  private readonly lists: ListAnswers;
   /** Coffer's own tools; the single-server endpoint mirrors its upstream and has none. */
   private readonly builtins: BuiltinCalls | undefined;
   private readonly inflight = new InflightRequests();
@@ -83,6 +89,7 @@ export class Session {
     this.server = new Server(context.serverInfo, {
       capabilities: scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities,
       debouncedNotificationMethods: LIST_CHANGED,
+      jsonSchemaValidator: relayValidator,
     });
     this.logs = new LogRelay(this.server, scope.kind === 'single');
     this.pool = new UpstreamPool(
@@ -116,6 +123,12 @@ export class Session {
       ttlMs: context.listTtlMs,
       servers: () => context.enabledServers(scope.kind === 'single' ? scope.server : undefined),
     });
+    const listing =
+      scope.kind === 'single'
+        ? this.catalog
+        : toolSurface(this.catalog, options.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
+    const results = new SerializedResults();
+    this.lists = new ListAnswers(listing, results);
     this.router = new RequestRouter({
       inflight: this.inflight,
       activity: context.activity,
@@ -128,10 +141,7 @@ export class Session {
           client_version: client?.version ?? null,
         };
       },
-      catalog:
-        scope.kind === 'single'
-          ? this.catalog
-          : toolSurface(this.catalog, options.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE),
+      catalog: listing,
       pool: this.pool,
       preferences: context.preferences,
       namespace,
@@ -143,9 +153,12 @@ export class Session {
             catalog: this.catalog,
             callTool: (params, routed) => this.router.handle('tools/call', params, routed),
           });
-    this.transport = new StreamableHTTPServerTransport({
+    this.transport = new JsonFirstTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: () => options.onInitialized(this),
+      onStandaloneStreamClosed: () => options.onStreamClosed?.(this),
+      now: () => context.clock.now().getTime(),
+      results,
     });
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
@@ -204,6 +217,16 @@ export class Session {
     return this.transport.handleRequest(req, res, body);
   }
 
+  /** When the client last sent this session a request (ms since the epoch, by the clock). */
+  get lastActivityAt(): number {
+    return this.transport.lastActivityAt;
+  }
+
+  /** Whether the client holds the session's GET stream open right now. */
+  get hasOpenStream(): boolean {
+    return this.transport.hasStandaloneStream;
+  }
+
   /** Capabilities of `server` changed (a preference, a refresh): relist and tell the client. */
   capabilitiesChanged(server?: string): void {
     this.catalog.invalidate(server);
@@ -248,6 +271,7 @@ export class Session {
       ...(onProgress === undefined ? {} : { onProgress }),
     };
     try {
+      if (this.lists.handles(method, params)) return await this.lists.answer(method);
       return this.builtins?.handles(method, params) === true
         ? await this.builtins.call(params ?? {}, options)
         : await this.router.handle(method, params, options);

@@ -15,6 +15,7 @@ import type {
 } from '../domain/ports.js';
 import { fromSdkError, isBrokenStream, type SdkErrorContext } from './rpc-error.js';
 import { RequestDeadline } from './request-deadline.js';
+import { relayValidator } from '../domain/relay-validator.js';
 
 /** Accept any result object: a gateway relays verbatim (DESIGN.md §1). */
 const looseResult = z.looseObject({});
@@ -51,6 +52,7 @@ export class SdkUpstreamConnection implements UpstreamConnection {
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
     this.client = new Client(options.clientInfo, {
       capabilities: options.clientCapabilities,
+      jsonSchemaValidator: relayValidator,
     });
     this.routeUpstreamMessages(options.peer);
   }

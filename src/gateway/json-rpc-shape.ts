@@ -1,0 +1,62 @@
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The JSON-RPC envelope check of a downstream POST, done by hand rather than with the
+ * SDK's zod `JSONRPCMessageSchema`: it runs on every call, and zod's union parse (which
+ * also clones the message) was a visible share of the daemon's CPU per call. It accepts
+ * exactly what that schema accepts at the envelope level (strict keys, integer or string
+ * ids); the params and results themselves are relayed verbatim and checked upstream.
+ */
+
+type Shape = 'request' | 'notification' | 'response';
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const NOTIFICATION_KEYS = new Set(['jsonrpc', 'method', 'params']);
+const RESULT_KEYS = new Set(['jsonrpc', 'id', 'result']);
+const ERROR_KEYS = new Set(['jsonrpc', 'id', 'error']);
+
+/** What `value` is as a JSON-RPC 2.0 message, or undefined when it is none. */
+export function jsonRpcShape(value: unknown): Shape | undefined {
+  if (!isObject(value) || value['jsonrpc'] !== '2.0') return undefined;
+  if ('method' in value) {
+    if (typeof value['method'] !== 'string') return undefined;
+    if (value['params'] !== undefined && !isObject(value['params'])) return undefined;
+    if ('id' in value)
+      return isRequestId(value['id']) && onlyKeys(value, REQUEST_KEYS) ? 'request' : undefined;
+    return onlyKeys(value, NOTIFICATION_KEYS) ? 'notification' : undefined;
+  }
+  if ('result' in value)
+    return isRequestId(value['id']) && isObject(value['result']) && onlyKeys(value, RESULT_KEYS)
+      ? 'response'
+      : undefined;
+  const error = value['error'];
+  if (!isObject(error) || !Number.isInteger(error['code']) || typeof error['message'] !== 'string')
+    return undefined;
+  return (value['id'] === undefined || isRequestId(value['id'])) && onlyKeys(value, ERROR_KEYS)
+    ? 'response'
+    : undefined;
+}
+
+export function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & {
+  id: RequestId;
+  method: string;
+} {
+  return 'method' in message && 'id' in message;
+}
+
+export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
+  return !('method' in message) && ('result' in message || 'error' in message);
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || Number.isInteger(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
+}
