@@ -7,6 +7,7 @@ import {
   type DaemonInfo,
   type DaemonRecord,
 } from '../discovery/daemon-record.js';
+import { withHomeAccess } from '../discovery/home-access.js';
 import { inspectDaemon } from '../discovery/inspect-daemon.js';
 import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js';
 import { CofferError } from '../domain/errors.js';
@@ -48,16 +49,21 @@ export interface DaemonHandle {
   readonly stopped: Promise<void>;
 }
 
-/** Home 0700, logs 0700, log file 0600 (pino would create it with the umask's mode). */
+/**
+ * Home 0700, logs 0700, log file 0600 (pino would create it with the umask's mode). A home
+ * this user cannot write fails here with STORE_FAILURE and what to do.
+ */
 function preparePrivateHome(paths: CofferPaths): void {
-  ensurePrivateDir(paths.home);
-  ensurePrivateDir(paths.logsDir);
-  const fd = openSync(paths.daemonLog, 'a', 0o600);
-  try {
-    fchmodSync(fd, 0o600);
-  } finally {
-    closeSync(fd);
-  }
+  withHomeAccess(paths.home, () => {
+    ensurePrivateDir(paths.home);
+    ensurePrivateDir(paths.logsDir);
+    const fd = openSync(paths.daemonLog, 'a', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 async function refuseIfAlreadyRunning(paths: CofferPaths): Promise<void> {

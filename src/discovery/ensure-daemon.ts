@@ -8,6 +8,7 @@ import { ensurePrivateDir } from '../config/private-files.js';
 import { CofferError } from '../domain/errors.js';
 import type { DaemonInfo } from './daemon-record.js';
 import { logOffset, spawnedDaemonFailure } from './daemon-failure.js';
+import { withHomeAccess } from './home-access.js';
 import { inspectDaemon } from './inspect-daemon.js';
 import { defaultBinaryPath } from './package-info.js';
 
@@ -106,9 +107,11 @@ async function spawnDaemon(
   options: EnsureDaemonOptions,
   deadline: number,
 ): Promise<DaemonInfo> {
-  ensurePrivateDir(paths.logsDir);
   const stdioLog = daemonStdioLogPath(paths);
-  const fd = openSync(stdioLog, 'a', 0o600);
+  const fd = withHomeAccess(paths.home, () => {
+    ensurePrivateDir(paths.logsDir);
+    return openSync(stdioLog, 'a', 0o600);
+  });
   let offset: number;
   const daemonLogOffset = logOffset(paths.daemonLog);
   let child;
@@ -166,8 +169,10 @@ export async function ensureDaemon(
   if (first.state === 'running') return { ...first.info, spawned: false };
 
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_ENSURE_TIMEOUT_MS);
-  ensurePrivateDir(paths.home);
-  ensureLockFile(paths.lockFile);
+  withHomeAccess(paths.home, () => {
+    ensurePrivateDir(paths.home);
+    ensureLockFile(paths.lockFile);
+  });
   const outcome = await lockOrFind(paths, deadline);
   if (outcome.kind === 'found') return { ...outcome.info, spawned: false };
   try {
