@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects so a developer can run the fast ones alone:
+// Projects so a developer can run the fast ones alone:
 // unit (pure, in-process), integration (real processes, real SQLite, loopback HTTP),
-// e2e (the built CLI and daemon as a user runs them).
+// e2e (the built CLI and daemon as a user runs them), load (the daemon under CI-sized load).
 export default defineConfig({
   test: {
     // Most tests wait on real processes and sockets, not on the CPU: overlap the waits.
@@ -29,6 +29,16 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // CI-sized load (16 sessions x 200 calls) against the built daemon; `npm run soak`
+        // is the long run.
+        test: {
+          name: 'load',
+          include: ['test/load/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -23,6 +23,9 @@ import { createShutdown, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './shutdown.js';
 import { BrowserSessions } from './login-codes.js';
 import { UiRoutes } from './ui-routes.js';
 
+/** Below Node's default headersTimeout (60 s), as Node requires. */
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
 export interface RunDaemonOptions {
   readonly paths: CofferPaths;
   readonly portRange: PortRange;
@@ -120,6 +123,11 @@ async function startDaemon(
 
   const daemonServer = createDaemonServer();
   const { server } = daemonServer;
+  // Node closes an idle keep-alive socket after 5 s, and fetch (undici) reuses one until
+  // the server's hint minus 1 s: on a loaded machine a call could be written onto a
+  // socket the daemon was closing ("fetch failed" in the load test). Sockets idle that
+  // long are rare under steady traffic; with a longer timeout the race almost never arms.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on('clientError', (error, socket) => {
     logger.debug({ err: error }, 'http client error');
     socket.destroy();

@@ -47,7 +47,10 @@ function nonEmptyLines(text: string | undefined): string[] {
  * and the CLI both see PORT_RANGE_EXHAUSTED or STORE_FAILURE. Anything else is reported
  * as DAEMON_UNAVAILABLE: the daemon could not start.
  */
-const SURFACED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['PORT_RANGE_EXHAUSTED', 'STORE_FAILURE']);
+const SURFACED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'PORT_RANGE_EXHAUSTED',
+  'STORE_FAILURE',
+]);
 
 function failureCode(daemonLog: string, offset: number): ErrorCode {
   for (const line of nonEmptyLines(tailSince(daemonLog, offset)).reverse()) {

@@ -111,7 +111,11 @@ export class StdioProcessTransport implements Transport {
 
   private receive(chunk: Buffer): void {
     let start = 0;
-    for (let end = chunk.indexOf(0x0a); end !== -1 && !this.cutOff; end = chunk.indexOf(0x0a, start)) {
+    for (
+      let end = chunk.indexOf(0x0a);
+      end !== -1 && !this.cutOff;
+      end = chunk.indexOf(0x0a, start)
+    ) {
       this.deliver(this.takeLine(chunk.subarray(start, end)));
       start = end + 1;
     }

@@ -25,12 +25,15 @@ export async function registerFixture(
   expect(response.status, JSON.stringify(response.body)).toBe(201);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool's own JSON
+type ToolJson = any;
+
 /** Calls a tool and parses its first text content as JSON. */
 export async function callJson(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
-): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- each tool's own JSON
+): Promise<ToolJson> {
   const result = await client.callTool({ name, arguments: args });
   const [first] = result.content as { text: string }[];
   return JSON.parse(first!.text);

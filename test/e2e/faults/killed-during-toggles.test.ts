@@ -79,11 +79,15 @@ describe.runIf(process.platform === 'linux')('daemon SIGKILLed during preference
 
     daemon = await startDaemon({}, home);
     // The restarted daemon serves, and can write again.
-    expect((await daemon.api('POST', '/servers/prefs/capabilities', {
-      type: 'tool',
-      keys: ['after_restart'],
-      enabled: false,
-    })).status).toBe(200);
+    expect(
+      (
+        await daemon.api('POST', '/servers/prefs/capabilities', {
+          type: 'tool',
+          keys: ['after_restart'],
+          enabled: false,
+        })
+      ).status,
+    ).toBe(200);
 
     const db = new BetterSqlite3(join(home, 'coffer.db'), { readonly: true });
     try {

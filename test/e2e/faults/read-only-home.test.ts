@@ -77,7 +77,8 @@ function giveToRunner(path: string): void {
 /** Back to us with sane modes, so cleanup can remove it. */
 function makeOwn(path: string): void {
   chmodSync(path, statSync(path).isDirectory() ? 0o700 : 0o600);
-  if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) makeOwn(join(path, entry));
+  if (statSync(path).isDirectory())
+    for (const entry of readdirSync(path)) makeOwn(join(path, entry));
 }
 
 /** A home holding one registered server, written by a daemon that then stopped cleanly. */
@@ -93,7 +94,10 @@ async function homeWithData() {
   const record = await waitFor(() => readDaemonJson(home), 'daemon.json');
   const added = await fetch(`http://127.0.0.1:${record['port'] as number}/api/v1/servers`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${record['token'] as string}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${record['token'] as string}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({ name: 'keeper', transport: 'stdio', command: 'true' }),
   });
   expect(added.status).toBe(201);
@@ -104,7 +108,9 @@ async function homeWithData() {
 /** Every byte of the home but its logs and lock: what a failed start must not change. */
 function dataDigest(home: string): string {
   const hash = createHash('sha256');
-  const data = readdirSync(home).filter((entry) => entry !== 'logs' && !entry.startsWith('daemon.lock'));
+  const data = readdirSync(home).filter(
+    (entry) => entry !== 'logs' && !entry.startsWith('daemon.lock'),
+  );
   expect(data).toContain('coffer.db');
   for (const name of data.sort()) {
     hash.update(name);
@@ -117,9 +123,12 @@ async function expectServesKeeper(env: NodeJS.ProcessEnv, home: string): Promise
   const started = await coffer(['start'], env);
   expect(started.code, started.stderr).toBe(0);
   const record = readDaemonJson(home)!;
-  const response = await fetch(`http://127.0.0.1:${record['port'] as number}/api/v1/servers/keeper`, {
-    headers: { authorization: `Bearer ${record['token'] as string}` },
-  });
+  const response = await fetch(
+    `http://127.0.0.1:${record['port'] as number}/api/v1/servers/keeper`,
+    {
+      headers: { authorization: `Bearer ${record['token'] as string}` },
+    },
+  );
   expect(response.status).toBe(200);
 }
 
@@ -133,7 +142,9 @@ describe.runIf(process.platform === 'linux')('a home the daemon may not write', 
       const run = await coffer(args, env);
       expect(run.signal, `coffer ${args[0]} hung`).toBeNull();
       expect(run.code, run.stderr).toBe(1); // STORE_FAILURE
-      expect(run.stderr).toContain(`Cannot create the Coffer database at ${join(home, 'coffer.db')}`);
+      expect(run.stderr).toContain(
+        `Cannot create the Coffer database at ${join(home, 'coffer.db')}`,
+      );
       expect(run.stderr).toContain('writable by your user');
       expect(readDaemonJson(home)).toBeUndefined();
     }
@@ -144,23 +155,28 @@ describe.runIf(process.platform === 'linux')('a home the daemon may not write', 
   });
 
   // Only root can leave a home owned by someone else, as `sudo coffer start` does.
-  it.runIf(asRoot)('home owned by another user: says whose fix it is, changes nothing', async () => {
-    const { home, env } = await homeWithData();
-    chownSync(home, 0, 0);
-    chmodSync(home, 0o755);
-    const before = dataDigest(home);
+  it.runIf(asRoot)(
+    'home owned by another user: says whose fix it is, changes nothing',
+    async () => {
+      const { home, env } = await homeWithData();
+      chownSync(home, 0, 0);
+      chmodSync(home, 0o755);
+      const before = dataDigest(home);
 
-    for (const args of [['daemon'], ['start'], ['mcp', 'list']]) {
-      const run = await coffer(args, env);
-      expect(run.signal, `coffer ${args.join(' ')} hung`).toBeNull();
-      expect(run.code, run.stderr).toBe(1); // STORE_FAILURE, not an internal error
-      expect(run.stderr).toContain(`Cannot use the Coffer home ${home}: your user may not write to it`);
-      expect(run.stderr).toContain('sudo chown -R');
-      expect(readDaemonJson(home)).toBeUndefined();
-    }
-    expect(dataDigest(home)).toBe(before);
+      for (const args of [['daemon'], ['start'], ['mcp', 'list']]) {
+        const run = await coffer(args, env);
+        expect(run.signal, `coffer ${args.join(' ')} hung`).toBeNull();
+        expect(run.code, run.stderr).toBe(1); // STORE_FAILURE, not an internal error
+        expect(run.stderr).toContain(
+          `Cannot use the Coffer home ${home}: your user may not write to it`,
+        );
+        expect(run.stderr).toContain('sudo chown -R');
+        expect(readDaemonJson(home)).toBeUndefined();
+      }
+      expect(dataDigest(home)).toBe(before);
 
-    giveToRunner(home); // the user follows the advice
-    await expectServesKeeper(env, home);
-  });
+      giveToRunner(home); // the user follows the advice
+      await expectServesKeeper(env, home);
+    },
+  );
 });
