@@ -16,7 +16,7 @@ describe('an upstream that hangs', () => {
   let daemon: RunningDaemon;
 
   beforeAll(async () => {
-    daemon = await startDaemon({ COFFER_REQUEST_TIMEOUT_MS: '1500' });
+    daemon = await startDaemon({ COFFER_REQUEST_TIMEOUT_MS: '2500' });
     await registerFixture(daemon, 'stuck');
   });
 
