@@ -47,13 +47,17 @@ export interface Plateau {
   readonly startMb: number;
   readonly endMb: number;
   readonly peakMb: number;
+  /** Least-squares slopes of every sample, first and second half (GC sawtooth included). */
   readonly firstHalfSlopeMbPerMin: number;
   readonly secondHalfSlopeMbPerMin: number;
+  /** The same over the floor: each 30 s window's lowest sample, what survives a GC. */
+  readonly floorSecondHalfSlopeMbPerMin: number;
   readonly plateaued: boolean;
 }
 
-/** Growth under this in the second half counts as flat: GC noise, not a leak. */
+/** Floor growth under this in the second half counts as flat: noise, not a leak. */
 export const PLATEAU_MB_PER_MIN = 1;
+const FLOOR_WINDOW_S = 30;
 
 /** Least-squares slope of RSS over time, in MB per minute. */
 export function slopeMbPerMin(samples: readonly RssSample[]): number {
@@ -70,17 +74,30 @@ export function slopeMbPerMin(samples: readonly RssSample[]): number {
   return den === 0 ? 0 : (num / den) * 60;
 }
 
+/** Each window's lowest sample: RSS swings by tens of MB between collections; a leak lifts the floor. */
+export function floors(samples: readonly RssSample[]): RssSample[] {
+  const windows = new Map<number, RssSample>();
+  for (const sample of samples) {
+    const key = Math.floor(sample.t / FLOOR_WINDOW_S);
+    const low = windows.get(key);
+    if (low === undefined || sample.rssMb < low.rssMb) windows.set(key, sample);
+  }
+  return [...windows.values()];
+}
+
 export function judgePlateau(samples: readonly RssSample[]): Plateau | undefined {
   if (samples.length < 4) return undefined;
   const half = Math.floor(samples.length / 2);
-  const second = slopeMbPerMin(samples.slice(half));
+  const secondHalf = samples.slice(half);
+  const floorSlope = slopeMbPerMin(floors(secondHalf));
   return {
     startMb: samples[0]!.rssMb,
     endMb: samples.at(-1)!.rssMb,
     peakMb: Math.max(...samples.map((s) => s.rssMb)),
     firstHalfSlopeMbPerMin: slopeMbPerMin(samples.slice(0, half)),
-    secondHalfSlopeMbPerMin: second,
-    plateaued: second < PLATEAU_MB_PER_MIN,
+    secondHalfSlopeMbPerMin: slopeMbPerMin(secondHalf),
+    floorSecondHalfSlopeMbPerMin: floorSlope,
+    plateaued: !(floorSlope >= PLATEAU_MB_PER_MIN),
   };
 }
 
@@ -134,11 +151,12 @@ export function renderSoak(results: SoakResults): string {
   if (plateau !== undefined) {
     lines.push(
       `RSS: idle ${mb(results.idleRssMb)}, start of load ${mb(plateau.startMb)}, ` +
-        `end ${mb(plateau.endMb)}, peak ${mb(plateau.peakMb)}. Slope: first half ` +
+        `end ${mb(plateau.endMb)}, peak ${mb(plateau.peakMb)}. Slope of all samples: first half ` +
         `${signed(plateau.firstHalfSlopeMbPerMin)} MB/min, second half ` +
-        `${signed(plateau.secondHalfSlopeMbPerMin)} MB/min. ` +
+        `${signed(plateau.secondHalfSlopeMbPerMin)} MB/min; of the ${FLOOR_WINDOW_S} s floors ` +
+        `in the second half ${signed(plateau.floorSecondHalfSlopeMbPerMin)} MB/min. ` +
         `**${plateau.plateaued ? 'Plateau' : 'No plateau'}** ` +
-        `(second-half growth ${plateau.plateaued ? 'under' : 'at or over'} ${PLATEAU_MB_PER_MIN} MB/min).`,
+        `(floor growth ${plateau.plateaued ? 'under' : 'at or over'} ${PLATEAU_MB_PER_MIN} MB/min).`,
     );
   }
   if (results.errorSamples.length > 0) {

@@ -6,52 +6,22 @@
  * ~30 s and a plateau verdict; markdown on stdout (progress on stderr), JSON in
  * bench/results/. It reports; it asserts nothing. Exit 1 when calls failed or the run broke.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { descendants, killLeftovers, rssKb } from './processes.js';
+import { parseOptions, USAGE, type SoakOptions } from './soak-options.js';
 import { judgePlateau, renderSoak, type SoakResults } from './soak-report.js';
 import { percentile, percentiles } from './stats.js';
 import { cofferHttpTransport, openSession, type BenchSession } from './targets.js';
 import { FIXTURE, fixtureUpstream } from './upstreams.js';
 
-const USAGE = `usage: npm run soak -- [--minutes N] [--sessions N] [--churn-seconds N]
-  --minutes        how long the load runs (default 10)
-  --sessions       concurrent MCP sessions on /mcp (default 32)
-  --churn-seconds  replace each session after this long; 0 keeps them (default 60)`;
-
-interface SoakOptions {
-  readonly minutes: number;
-  readonly sessions: number;
-  readonly churnSeconds: number;
-  readonly help: boolean;
-}
-
+/** RSS is read this often (s); a table row is written about this often (s). */
 const SAMPLE_S = 5;
 const ROW_S = 30;
 const log = (line: string): void => void process.stderr.write(`[soak] ${line}\n`);
-
-function parseOptions(argv: readonly string[]): SoakOptions {
-  const values = new Map<string, number>();
-  let help = false;
-  for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i]!;
-    if (flag === '--help' || flag === '-h') help = true;
-    else if (['--minutes', '--sessions', '--churn-seconds'].includes(flag)) {
-      const value = Number(argv[++i]);
-      if (!Number.isFinite(value) || value < 0) throw new Error(`${flag} needs a number ≥ 0`);
-      values.set(flag, value);
-    } else throw new Error(`unknown argument: ${flag}`);
-  }
-  return {
-    minutes: values.get('--minutes') ?? 10,
-    sessions: Math.max(1, Math.round(values.get('--sessions') ?? 32)),
-    churnSeconds: values.get('--churn-seconds') ?? 60,
-    help,
-  };
-}
 
 /** What the workers share: the clock, the counters, and the current window's latencies. */
 class Load {
@@ -214,6 +184,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (options.help) {
     console.log(USAGE);
+    return 0;
+  }
+  if (options.report !== undefined) {
+    // The verdict is judged again from the samples, so a saved run reads like a new one.
+    const saved = JSON.parse(readFileSync(options.report, 'utf8')) as SoakResults;
+    const plateau = judgePlateau(saved.samples);
+    console.log(renderSoak(plateau === undefined ? saved : { ...saved, plateau }));
     return 0;
   }
   if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run \`npm run build\``);
