@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects so a developer can run the fast ones alone:
+// Projects so a developer can run the fast ones alone:
 // unit (pure, in-process), integration (real processes, real SQLite, loopback HTTP),
 // e2e (the built CLI and daemon as a user runs them), fuzz (hostile input against a
-// real daemon; CI size with a fixed seed here, longer with `npm run fuzz`).
+// real daemon; CI size with a fixed seed here, longer with `npm run fuzz`), load (the
+// daemon under CI-sized load; `npm run soak` is the long run).
 export default defineConfig({
   test: {
     // Most tests wait on real processes and sockets, not on the CPU: overlap the waits.
@@ -39,6 +40,15 @@ export default defineConfig({
           // `npm run fuzz` runs thousands of cases per property.
           testTimeout: process.env['COFFER_FUZZ_RUNS'] === undefined ? 120_000 : 3_600_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // CI-sized load (16 sessions x 200 calls) against the built daemon.
+        test: {
+          name: 'load',
+          include: ['test/load/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
         },
       },
     ],

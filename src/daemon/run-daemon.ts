@@ -7,6 +7,7 @@ import {
   type DaemonInfo,
   type DaemonRecord,
 } from '../discovery/daemon-record.js';
+import { withHomeAccess } from '../discovery/home-access.js';
 import { inspectDaemon } from '../discovery/inspect-daemon.js';
 import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js';
 import { CofferError } from '../domain/errors.js';
@@ -21,6 +22,9 @@ import type { PortRange } from './port-range.js';
 import { createShutdown, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './shutdown.js';
 import { BrowserSessions } from './login-codes.js';
 import { UiRoutes } from './ui-routes.js';
+
+/** Below Node's default headersTimeout (60 s), as Node requires. */
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 
 export interface RunDaemonOptions {
   readonly paths: CofferPaths;
@@ -48,16 +52,21 @@ export interface DaemonHandle {
   readonly stopped: Promise<void>;
 }
 
-/** Home 0700, logs 0700, log file 0600 (pino would create it with the umask's mode). */
+/**
+ * Home 0700, logs 0700, log file 0600 (pino would create it with the umask's mode). A home
+ * this user cannot write fails here with STORE_FAILURE and what to do.
+ */
 function preparePrivateHome(paths: CofferPaths): void {
-  ensurePrivateDir(paths.home);
-  ensurePrivateDir(paths.logsDir);
-  const fd = openSync(paths.daemonLog, 'a', 0o600);
-  try {
-    fchmodSync(fd, 0o600);
-  } finally {
-    closeSync(fd);
-  }
+  withHomeAccess(paths.home, () => {
+    ensurePrivateDir(paths.home);
+    ensurePrivateDir(paths.logsDir);
+    const fd = openSync(paths.daemonLog, 'a', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 async function refuseIfAlreadyRunning(paths: CofferPaths): Promise<void> {
@@ -114,6 +123,11 @@ async function startDaemon(
 
   const daemonServer = createDaemonServer();
   const { server } = daemonServer;
+  // Node closes an idle keep-alive socket after 5 s, and fetch (undici) reuses one until
+  // the server's hint minus 1 s: on a loaded machine a call could be written onto a
+  // socket the daemon was closing ("fetch failed" in the load test). Sockets idle that
+  // long are rare under steady traffic; with a longer timeout the race almost never arms.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on('clientError', (error, socket) => {
     logger.debug({ err: error }, 'http client error');
     socket.destroy();

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, fchmodSync, fstatSync, openSync, readSync, renameSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -7,6 +7,8 @@ import type { CofferPaths } from '../config/home.js';
 import { ensurePrivateDir } from '../config/private-files.js';
 import { CofferError } from '../domain/errors.js';
 import type { DaemonInfo } from './daemon-record.js';
+import { logOffset, spawnedDaemonFailure } from './daemon-failure.js';
+import { withHomeAccess } from './home-access.js';
 import { inspectDaemon } from './inspect-daemon.js';
 import { defaultBinaryPath } from './package-info.js';
 
@@ -99,39 +101,19 @@ async function lockOrFind(paths: CofferPaths, deadline: number): Promise<LockOut
   }
 }
 
-/** The last non-empty line a failed daemon wrote, starting at `offset` of its stdio log. */
-function lastLogLine(path: string, offset: number): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
-    const start = Math.max(offset, size - 8_192);
-    const buffer = Buffer.alloc(Math.max(0, size - start));
-    readSync(fd, buffer, 0, buffer.length, start);
-    const lines = buffer
-      .toString('utf8')
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '');
-    const last = lines.at(-1);
-    return last?.replace(/^coffer: /, '');
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** Starts `node <binaryPath> daemon` detached, then waits until it serves. */
 async function spawnDaemon(
   paths: CofferPaths,
   options: EnsureDaemonOptions,
   deadline: number,
 ): Promise<DaemonInfo> {
-  ensurePrivateDir(paths.logsDir);
   const stdioLog = daemonStdioLogPath(paths);
-  const fd = openSync(stdioLog, 'a', 0o600);
+  const fd = withHomeAccess(paths.home, () => {
+    ensurePrivateDir(paths.logsDir);
+    return openSync(stdioLog, 'a', 0o600);
+  });
   let offset: number;
+  const daemonLogOffset = logOffset(paths.daemonLog);
   let child;
   try {
     fchmodSync(fd, 0o600);
@@ -166,17 +148,7 @@ async function spawnDaemon(
       });
     }
     if (exit !== undefined) {
-      const how = exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
-      // The daemon's last line is `coffer: <message> (<hint>)`: keep its hint as ours.
-      const reason = lastLogLine(stdioLog, offset);
-      const split = reason === undefined ? undefined : /^(.*?) \(([^()]*)\)$/.exec(reason);
-      const message = split?.[1] ?? reason;
-      const hint = split?.[2];
-      throw new CofferError(
-        'DAEMON_UNAVAILABLE',
-        `The Coffer daemon exited (${how}) before serving${message === undefined ? '' : `: ${message}`}`,
-        { hint: hint === undefined ? `see ${stdioLog}` : `${hint}; see ${stdioLog}` },
-      );
+      throw spawnedDaemonFailure(paths, exit, { stdioLog, stdioOffset: offset, daemonLogOffset });
     }
     if (Date.now() >= deadline) throw timedOut('waiting for the Coffer daemon to start', paths);
     await sleep(POLL_MS);
@@ -197,8 +169,10 @@ export async function ensureDaemon(
   if (first.state === 'running') return { ...first.info, spawned: false };
 
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_ENSURE_TIMEOUT_MS);
-  ensurePrivateDir(paths.home);
-  ensureLockFile(paths.lockFile);
+  withHomeAccess(paths.home, () => {
+    ensurePrivateDir(paths.home);
+    ensureLockFile(paths.lockFile);
+  });
   const outcome = await lockOrFind(paths, deadline);
   if (outcome.kind === 'found') return { ...outcome.info, spawned: false };
   try {

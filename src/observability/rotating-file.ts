@@ -97,6 +97,14 @@ export class RotatingFile {
   }
 
   private append(bytes: Buffer): void {
+    // One write larger than a whole file (a 64 KiB stderr chunk against a small bound)
+    // would overshoot it: cut it so every file stays within maxBytes.
+    for (let start = 0; start < bytes.length; start += this.options.maxBytes) {
+      this.appendPiece(bytes.subarray(start, start + this.options.maxBytes));
+    }
+  }
+
+  private appendPiece(bytes: Buffer): void {
     if (this.fd === undefined) this.openFd();
     if (this.size > 0 && this.size + bytes.length > this.options.maxBytes) {
       this.rotate();

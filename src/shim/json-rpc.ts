@@ -56,11 +56,15 @@ export function errorResponse(id: JsonRpcId | null, error: RpcErrorBody): string
 }
 
 /** The error a client gets when the daemon could not answer one of its requests. */
-export function daemonError(message: string, hint?: string): RpcErrorBody {
+export function daemonError(
+  message: string,
+  hint?: string,
+  cofferCode = 'DAEMON_UNAVAILABLE',
+): RpcErrorBody {
   return {
     code: SHIM_ERROR_CODE.daemonUnavailable,
     message,
-    data: { coffer_code: 'DAEMON_UNAVAILABLE', ...(hint === undefined ? {} : { hint }) },
+    data: { coffer_code: cofferCode, ...(hint === undefined ? {} : { hint }) },
   };
 }
 

@@ -1,3 +1,4 @@
+import { CofferError } from '../domain/errors.js';
 import type { DaemonSession, SessionEvents } from './daemon-session.js';
 import {
   SHIM_ERROR_CODE,
@@ -156,7 +157,7 @@ export class Relay implements SessionEvents {
         session = await keeper.acquire(isInitialize);
       } catch (error) {
         log.error('no daemon session', { err: error });
-        return this.fail(ids, daemonError(`Coffer daemon unavailable: ${errorText(error)}`));
+        return this.fail(ids, unavailable(error));
       }
       for (const each of ids) this.pending.set(idKey(each), session.generation);
       const outcome = await session.post(body, ids);
@@ -210,6 +211,17 @@ function invalidRequest(): RpcErrorBody {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * No daemon to talk to: keep discovery's code and hint, so the agent's user reads what to
+ * do (e.g. PORT_RANGE_EXHAUSTED: set COFFER_PORT_RANGE).
+ */
+function unavailable(error: unknown): RpcErrorBody {
+  const message = `Coffer daemon unavailable: ${errorText(error)}`;
+  return error instanceof CofferError
+    ? daemonError(message, error.hint, error.code)
+    : daemonError(message);
+}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -1,16 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { terminateGroup } from './process-group.js';
+
+/** How much of a garbage line its note in the log quotes. */
+const GARBAGE_NOTE_CHARS = 200;
+
+/**
+ * One stdout line is one JSON-RPC message; a longer one is cut off. Generous, for big
+ * image results, but bounded: the SDK's own reader throws past 10 MiB from inside a
+ * stream handler, which took the whole daemon down.
+ */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 export interface StdioProcessOptions {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
-  /** Receives stderr; it is always drained so a chatty child never blocks. */
+  /**
+   * Receives stderr; it is always drained so a chatty child never blocks. Notes about
+   * stdout lines that were not JSON-RPC arrive here too, so they land in the same log.
+   */
   readonly onStderr?: (chunk: Buffer) => void;
   /** How long a closing child gets after stdin ends, and again after SIGTERM. */
   readonly graceMs?: number;
@@ -28,7 +41,11 @@ export class StdioProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  /** The start of a line whose newline has not arrived yet. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
+  /** Set once the child broke the framing beyond repair: the rest of its stdout is ignored. */
+  private cutOff = false;
   private exited: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: StdioProcessOptions) {}
@@ -38,6 +55,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   start(): Promise<void> {
+    this.cutOff = false;
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, [...this.options.args], {
         env: { ...getDefaultEnvironment(), ...this.options.env },
@@ -92,19 +110,61 @@ export class StdioProcessTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
-    this.buffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        // A garbage line is the upstream's bug; report it and keep reading.
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+    let start = 0;
+    for (
+      let end = chunk.indexOf(0x0a);
+      end !== -1 && !this.cutOff;
+      end = chunk.indexOf(0x0a, start)
+    ) {
+      this.deliver(this.takeLine(chunk.subarray(start, end)));
+      start = end + 1;
     }
+    if (start >= chunk.length || this.cutOff) return;
+    this.partial.push(chunk.subarray(start));
+    this.partialBytes += chunk.length - start;
+    if (this.partialBytes > MAX_LINE_BYTES) this.cutOffOverlongLine();
+  }
+
+  private takeLine(end: Buffer): string {
+    const line = this.partial.length === 0 ? end : Buffer.concat([...this.partial, end]);
+    this.partial = [];
+    this.partialBytes = 0;
+    return line.toString('utf8').replace(/\r$/, '');
+  }
+
+  private deliver(line: string): void {
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      // A garbage line is the upstream's bug (often a stray console.log): note it in the
+      // server's log, where its stderr goes, and keep reading; the next line may be fine.
+      this.note(`ignored a line on stdout that is not JSON-RPC: ${quote(line)}`);
+      this.onerror?.(error as Error);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /**
+   * No newline within MAX_LINE_BYTES: there is no message boundary left to resync on.
+   * End the child, so its calls fail now (UPSTREAM_UNAVAILABLE) instead of at their
+   * timeout, and the next call starts a fresh one.
+   */
+  private cutOffOverlongLine(): void {
+    this.cutOff = true;
+    this.partial = [];
+    this.partialBytes = 0;
+    const limit = `${MAX_LINE_BYTES / 1024 / 1024} MiB`;
+    this.note(`closing the upstream: it wrote a stdout line longer than ${limit}`);
+    this.onerror?.(new Error(`upstream stdout line longer than ${limit}`));
+    const pid = this.child?.pid;
+    if (pid !== undefined) void terminateGroup(pid, this.options.graceMs ?? 1500);
+  }
+
+  private note(text: string): void {
+    this.options.onStderr?.(Buffer.from(`[coffer] ${text}\n`));
   }
 
   private onChildClosed(child: ChildProcess): void {
@@ -114,7 +174,13 @@ export class StdioProcessTransport implements Transport {
       this.options.onExit?.(child.pid);
     }
     this.child = undefined;
-    this.buffer.clear();
+    this.partial = [];
+    this.partialBytes = 0;
     this.onclose?.();
   }
+}
+
+function quote(line: string): string {
+  const shown = JSON.stringify(line.slice(0, GARBAGE_NOTE_CHARS));
+  return line.length > GARBAGE_NOTE_CHARS ? `${shown}… (${line.length} chars)` : shown;
 }
