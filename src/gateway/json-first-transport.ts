@@ -18,11 +18,8 @@ const MAX_BATCH = 100;
 export interface JsonFirstTransportOptions {
   readonly sessionIdGenerator: () => string;
   readonly onsessioninitialized?: (sessionId: string) => void;
-  /** The client's GET stream closed (it went away, or will reconnect). */
-  readonly onStandaloneStreamClosed?: () => void;
   /** How long a POST may wait for its answer before its response becomes SSE. */
   readonly streamAfterMs?: number;
-  readonly now?: () => number;
   /** Serialisations of results the session sends repeatedly (a warm tools/list). */
   readonly results?: SerializedResults;
 }
@@ -42,30 +39,20 @@ export class JsonFirstTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
-  /** When a request for this session last arrived (ms, from `now`). */
-  lastActivityAt: number;
   private readonly exchanges = new Map<RequestId, PostExchange>();
   private standalone: ServerResponse | undefined;
   private closed = false;
-  private readonly now: () => number;
   private readonly serialize: (message: JSONRPCMessage) => string;
 
   constructor(private readonly options: JsonFirstTransportOptions) {
-    this.now = options.now ?? Date.now;
     const results = options.results ?? new SerializedResults();
     this.serialize = (message) => results.serialize(message);
-    this.lastActivityAt = this.now();
-  }
-
-  get hasStandaloneStream(): boolean {
-    return this.standalone !== undefined;
   }
 
   async start(): Promise<void> {}
 
   /** One HTTP request of this session; `body` is the parsed JSON of a POST. */
   async handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
-    this.lastActivityAt = this.now();
     if (this.closed) return this.refuse(res, 404, -32001, 'Session not found');
     if (req.method === 'POST') return this.post(req, res, body);
     if (req.method === 'GET') return this.get(req, res);
@@ -178,9 +165,7 @@ export class JsonFirstTransport implements Transport {
     keepAlive(res);
     this.standalone = res;
     res.once('close', () => {
-      if (this.standalone !== res) return;
-      this.standalone = undefined;
-      if (!this.closed) this.options.onStandaloneStreamClosed?.();
+      if (this.standalone === res) this.standalone = undefined;
     });
   }
 

@@ -52,8 +52,6 @@ export interface SessionOptions {
   readonly toolsMode?: ToolsMode;
   readonly onInitialized: (session: Session) => void;
   readonly onClosed: (session: Session) => void;
-  /** The client's standalone GET stream closed while the session lives on. */
-  readonly onStreamClosed?: (session: Session) => void;
 }
 
 /**
@@ -156,8 +154,6 @@ export class Session {
     this.transport = new JsonFirstTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: () => options.onInitialized(this),
-      onStandaloneStreamClosed: () => options.onStreamClosed?.(this),
-      now: () => context.clock.now().getTime(),
       results,
     });
     this.transport.onclose = () => {
@@ -215,16 +211,6 @@ export class Session {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     this.activity.track(req.method, res);
     return this.transport.handleRequest(req, res, body);
-  }
-
-  /** When the client last sent this session a request (ms since the epoch, by the clock). */
-  get lastActivityAt(): number {
-    return this.transport.lastActivityAt;
-  }
-
-  /** Whether the client holds the session's GET stream open right now. */
-  get hasOpenStream(): boolean {
-    return this.transport.hasStandaloneStream;
   }
 
   /** Capabilities of `server` changed (a preference, a refresh): relist and tell the client. */
