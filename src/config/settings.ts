@@ -13,12 +13,17 @@ export interface DaemonSettings {
   readonly maxTotalTimeoutMs: number | undefined;
   /** The tool list of `/mcp` sessions that do not ask for one (`?mode=`). */
   readonly toolsMode: ToolsMode;
+  /** OAuth access tokens are refreshed this long before they expire (docs/OAUTH.md). */
+  readonly oauthRefreshSkewMs: number;
+  /** An HTTPS Client ID Metadata Document describing Coffer, where one is published. */
+  readonly oauthClientMetadataUrl: string | undefined;
 }
 
 const variables = {
   listTtlMs: ['COFFER_LIST_TTL_MS', 60_000],
   listTimeoutMs: ['COFFER_LIST_TIMEOUT_MS', 10_000],
   requestTimeoutMs: ['COFFER_REQUEST_TIMEOUT_MS', 120_000],
+  oauthRefreshSkewMs: ['COFFER_OAUTH_REFRESH_SKEW_MS', 60_000],
 } as const;
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettings {
@@ -31,7 +36,26 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
     toolsMode: env['COFFER_TOOLS_MODE']
       ? parseToolsMode(env['COFFER_TOOLS_MODE'], 'COFFER_TOOLS_MODE')
       : DEFAULT_TOOLS_MODE,
+    oauthRefreshSkewMs: positive(env, ...variables.oauthRefreshSkewMs),
+    oauthClientMetadataUrl: httpsUrl(env, 'COFFER_OAUTH_CLIENT_METADATA_URL'),
   };
+}
+
+function httpsUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' || url.pathname === '/')
+    throw new CofferError(
+      'INVALID_INPUT',
+      `${name} must be an https:// URL with a path, not "${text}"`,
+    );
+  return text;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

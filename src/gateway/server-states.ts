@@ -9,6 +9,8 @@ interface Entry {
   counts: Counts | null;
   live: number;
   failedSinceSuccess: boolean;
+  /** Its OAuth tokens are missing or were refused: only a sign-in helps. */
+  needsSignIn: boolean;
   /** When its connections ended on their own, most recent last (within CRASH_WINDOW_MS). */
   crashes: number[];
 }
@@ -41,8 +43,9 @@ export class ServerStates {
   status(server: string): ServerStatus {
     const entry = this.entries.get(server);
     if (entry === undefined) return { state: 'idle', last_error: null, counts: null };
-    const state =
-      this.recentCrashes(entry) >= CRASH_LOOP_AT
+    const state = entry.needsSignIn
+      ? 'needs-sign-in'
+      : this.recentCrashes(entry) >= CRASH_LOOP_AT
         ? 'crash-loop'
         : entry.failedSinceSuccess
           ? 'error'
@@ -56,6 +59,7 @@ export class ServerStates {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = false;
+    entry.needsSignIn = false;
     entry.crashes = [];
     const field = countField[type];
     if (field !== undefined)
@@ -70,11 +74,23 @@ export class ServerStates {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = true;
+    if (error.code === 'AUTH_REQUIRED') entry.needsSignIn = true;
     entry.lastError = {
       code: error.code,
       message: error.message,
       at: this.clock.now().toISOString(),
     };
+    this.report(server, before);
+  }
+
+  /** Fresh OAuth tokens were stored (a sign-in or a refresh): the server may be used again. */
+  signedIn(server: string): void {
+    const entry = this.entries.get(server);
+    if (entry === undefined || !entry.needsSignIn) return;
+    const before = this.snapshot(server);
+    entry.needsSignIn = false;
+    entry.failedSinceSuccess = false;
+    entry.lastError = null;
     this.report(server, before);
   }
 
@@ -137,7 +153,14 @@ export class ServerStates {
   private entry(server: string): Entry {
     let entry = this.entries.get(server);
     if (entry === undefined) {
-      entry = { lastError: null, counts: null, live: 0, failedSinceSuccess: false, crashes: [] };
+      entry = {
+        lastError: null,
+        counts: null,
+        live: 0,
+        failedSinceSuccess: false,
+        needsSignIn: false,
+        crashes: [],
+      };
       this.entries.set(server, entry);
     }
     return entry;
