@@ -109,6 +109,7 @@ export class Session {
       servers: () => context.enabledServers(scope.kind === 'single' ? scope.server : undefined),
     });
     this.router = new RequestRouter({
+      whyUnknown: (exposed) => context.states.signInNeededFor(exposed),
       inflight: this.inflight,
       activity: context.activity,
       clock: context.clock,

@@ -14,6 +14,6 @@ export function authRequired(server: string, why = 'needs you to sign in'): Coff
   return new CofferError(
     'AUTH_REQUIRED',
     `Server "${server}" ${why}: run \`${loginCommand(server)}\``,
-    { hint: `run \`${loginCommand(server)}\` and approve Coffer in the browser`, data: { server } },
+    { hint: 'it opens your browser to approve Coffer', data: { server } },
   );
 }
