@@ -4,6 +4,7 @@ import type {
   CapabilityCatalog,
   Clock,
   DaemonEvents,
+  OAuthSignIn,
   PreferenceRepository,
   SecretStore,
   ServerRepository,
@@ -34,4 +35,6 @@ export interface ApiServices {
   readonly toolSearch?: ToolSearch;
   /** Where changes are announced (GET /events streams them); nothing is announced when absent. */
   readonly events?: DaemonEvents;
+  /** OAuth sign-in of remote servers (/servers/:name/login); the routes answer 404 when absent. */
+  readonly oauth?: OAuthSignIn;
 }

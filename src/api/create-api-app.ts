@@ -6,6 +6,7 @@ import type { ApiServices } from './api-services.js';
 import { capabilityRoutes } from './capability-routes.js';
 import { errorResponse } from './error-response.js';
 import { eventRoutes } from './event-routes.js';
+import { loginRoutes } from './login-routes.js';
 import { openApiRoutes } from './openapi.js';
 import { refuseDeclaredOversize } from './parse-request.js';
 import { requestContext } from './request-context.js';
@@ -32,6 +33,7 @@ export function createApiApp(services: ApiServices): Hono {
   app.route('/', serverRoutes(services));
   app.route('/', capabilityRoutes(services));
   app.route('/', secretRoutes(services));
+  app.route('/', loginRoutes(services));
   app.route('/', activityRoutes(services));
   app.route('/', toolSearchRoutes(services));
   app.route('/', eventRoutes(services));

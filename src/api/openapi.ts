@@ -5,6 +5,7 @@ import {
   patchServerSchema,
   toggleCapabilitiesSchema,
 } from './request-schemas.js';
+import { oauthClientSchema } from './login-schemas.js';
 import { setSecretSchema } from './secret-schemas.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -58,6 +59,26 @@ const operations: Record<string, Record<string, Operation>> = {
     delete: { summary: 'Remove a server and its preferences', ok: [204, 'removed'] },
   },
   '/servers/{name}/enable': { post: { summary: 'Enable a server', ok: [200, '{server}'] } },
+  '/servers/{name}/login': {
+    post: {
+      summary: 'Start an OAuth sign-in; the browser opens the answered URL',
+      ok: [200, '{authorization_url, expires_at}'],
+    },
+    get: { summary: 'How the last sign-in went', ok: [200, '{state, error?}'] },
+  },
+  '/servers/{name}/logout': {
+    post: {
+      summary: 'Revoke (RFC 7009) and forget OAuth tokens',
+      ok: [200, '{revoked, forgotten}'],
+    },
+  },
+  '/servers/{name}/oauth-client': {
+    post: {
+      summary: 'Use a pre-registered OAuth client (the secret goes to the keychain)',
+      body: oauthClientSchema,
+      ok: [204, 'stored'],
+    },
+  },
   '/servers/{name}/disable': { post: { summary: 'Disable a server', ok: [200, '{server}'] } },
   '/servers/{name}/capabilities': {
     get: { summary: 'Live capability lists with preferences', ok: [200, 'listings'] },

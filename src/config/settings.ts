@@ -19,6 +19,10 @@ export interface DaemonSettings {
   readonly sessionGraceMs: number;
   /** Live stdio upstream processes allowed per server, across all sessions. */
   readonly maxProcessesPerServer: number;
+  /** OAuth access tokens are refreshed this long before they expire (docs/OAUTH.md). */
+  readonly oauthRefreshSkewMs: number;
+  /** An HTTPS Client ID Metadata Document describing Coffer, where one is published. */
+  readonly oauthClientMetadataUrl: string | undefined;
 }
 
 const variables = {
@@ -28,6 +32,7 @@ const variables = {
   sessionIdleMs: ['COFFER_SESSION_IDLE_MS', 30 * 60_000],
   // Longer than the shim's GET-stream retries (about 5 s), so a blip is not a vanished client.
   sessionGraceMs: ['COFFER_SESSION_GRACE_MS', 60_000],
+  oauthRefreshSkewMs: ['COFFER_OAUTH_REFRESH_SKEW_MS', 60_000],
 } as const;
 
 const MAX_PROCESSES = ['COFFER_MAX_PROCESSES_PER_SERVER', 64] as const;
@@ -45,7 +50,26 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
     toolsMode: env['COFFER_TOOLS_MODE']
       ? parseToolsMode(env['COFFER_TOOLS_MODE'], 'COFFER_TOOLS_MODE')
       : DEFAULT_TOOLS_MODE,
+    oauthRefreshSkewMs: positive(env, ...variables.oauthRefreshSkewMs),
+    oauthClientMetadataUrl: httpsUrl(env, 'COFFER_OAUTH_CLIENT_METADATA_URL'),
   };
+}
+
+function httpsUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' || url.pathname === '/')
+    throw new CofferError(
+      'INVALID_INPUT',
+      `${name} must be an https:// URL with a path, not "${text}"`,
+    );
+  return text;
 }
 
 function positive(

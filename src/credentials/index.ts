@@ -1,7 +1,10 @@
 /** Credentials: what the daemon (composition root) imports. */
 export {
+  backendSelector,
   createSecretStore,
   keychainModeFrom,
+  secretStoreOn,
+  type BackendSelector,
   type KeychainMode,
   type ProbedBackend,
   type SecretStoreOptions,
@@ -10,3 +13,4 @@ export { createSecretResolver, secretRefsOf, type ResolvedSecrets } from './secr
 export { accountOf, refOf, KEYCHAIN_SERVICE } from './secret-account.js';
 export type { SecretBackend } from './secret-backend.js';
 export { FileBackend } from './file-backend.js';
+export { oauthAccountOf, oauthCredentialStoreOn } from './oauth-credential-store.js';

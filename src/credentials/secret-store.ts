@@ -46,12 +46,25 @@ interface Selected {
  * the user). Chosen once per process, so the fallback warning is written once.
  */
 export function createSecretStore(options: SecretStoreOptions): SecretStore {
+  return secretStoreOn(backendSelector(options));
+}
+
+/** Picks the backend once, on first use, for every store built on it. */
+export type BackendSelector = () => Promise<{
+  readonly backend: SecretBackend;
+  readonly info: SecretBackendInfo;
+}>;
+
+export function backendSelector(options: SecretStoreOptions): BackendSelector {
   const mode = keychainModeFrom(options.env ?? process.env);
   let selected: Promise<Selected> | undefined;
-  const select = (): Promise<Selected> => {
+  return () => {
     selected ??= chooseBackend(mode, options);
     return selected;
   };
+}
+
+export function secretStoreOn(select: BackendSelector): SecretStore {
   return {
     backend: async () => (await select()).info,
     get: async (ref) => (await select()).backend.get(accountOf(ref)),

@@ -15,6 +15,8 @@ export interface DaemonServices {
   handleMcp(req: IncomingMessage, res: ServerResponse, server: string | undefined): Promise<void>;
   /** The REST API: receives every `/api/v1/*` request (full URL) the daemon does not answer itself. */
   api: { fetch(request: Request): Response | Promise<Response> };
+  /** GET /oauth/callback: the browser back from an OAuth sign-in (no token; `state` checked). */
+  handleOAuthCallback?(req: IncomingMessage, res: ServerResponse): void;
   /** Merged into GET /api/v1/status (e.g. `{ servers: [...] }`). */
   status(): Record<string, unknown>;
   /** Closes sessions and upstreams; bounded by the daemon's shutdown timeout. */

@@ -11,6 +11,7 @@ import { checkAccess, checkBrowserAccess, type AccessDecision } from './access-g
 import type { DaemonApi } from './daemon-api.js';
 import type { DaemonServices } from './daemon-services.js';
 import { errorResponseFor, sendError, sendJson } from './error-response.js';
+import { OAUTH_CALLBACK_PATH } from './oauth-services.js';
 import { LOGIN_CODE_PATH, LOGIN_PATH, type UiRoutes } from './ui-routes.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -19,7 +20,7 @@ export interface DaemonRouterOptions {
   readonly port: number;
   readonly token: string;
   readonly logger: Logger;
-  readonly services: Pick<DaemonServices, 'handleMcp'>;
+  readonly services: Pick<DaemonServices, 'handleMcp' | 'handleOAuthCallback'>;
   /** The daemon's API app (daemon routes first, then services.api). */
   readonly api: DaemonApi;
   /** The web UI and its browser login; without it only the token opens anything. */
@@ -157,6 +158,12 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
 
     if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
       sendJson(res, 200, { ok: true });
+      return;
+    }
+
+    // The browser back from an OAuth sign-in: its one-time `state` stands in for the token.
+    if (path === OAUTH_CALLBACK_PATH && method === 'GET' && services.handleOAuthCallback) {
+      services.handleOAuthCallback(req, res);
       return;
     }
 

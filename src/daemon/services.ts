@@ -1,7 +1,12 @@
 import { upstreamLogPath } from '../config/home.js';
 import { readSettings } from '../config/settings.js';
 import { createApiApp } from '../api/index.js';
-import { createSecretResolver, createSecretStore } from '../credentials/index.js';
+import {
+  backendSelector,
+  createSecretResolver,
+  oauthCredentialStoreOn,
+  secretStoreOn,
+} from '../credentials/index.js';
 import { packageVersion } from '../discovery/package-info.js';
 import { systemClock, type ActivitySink, type SessionNotifier } from '../domain/ports.js';
 import { AdminCatalog } from '../gateway/admin-catalog.js';
@@ -19,12 +24,15 @@ import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
 import type { CreateServices } from './daemon-services.js';
 import { EventBus } from './event-bus.js';
+import { handleOAuthCallback } from './oauth-callback.js';
+import { createOAuthServices } from './oauth-services.js';
+import { portRangeFromEnv } from './port-range.js';
 
 /**
  * The composition root: store → upstream connector → gateway → API. The only place
  * that knows every implementation; each layer sees only the ports it needs.
  */
-export const createServices: CreateServices = async ({ paths, logger }) => {
+export const createServices: CreateServices = async ({ paths, logger, port }) => {
   const settings = readSettings();
   const clock = systemClock;
   const store = await openDatabase(paths.database, { logger });
@@ -44,10 +52,26 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
       events.emit({ type: 'activity.recorded', entry });
     },
   };
-  const secrets = createSecretStore({ paths, logger });
+  // One backend choice (keychain or file) for secrets and OAuth credentials alike.
+  const credentials = backendSelector({ paths, logger });
+  const secrets = secretStoreOn(credentials);
   const states = new ServerStates(clock, (server, status) =>
     events.emit({ type: 'server.state', server, status }),
   );
+  let signedIn = (_server: string): void => {};
+  const oauth = createOAuthServices({
+    store: oauthCredentialStoreOn(credentials),
+    servers: repositories.servers,
+    states,
+    activity: recorder,
+    clock,
+    logger,
+    port,
+    portRange: portRangeFromEnv(),
+    refreshSkewMs: settings.oauthRefreshSkewMs,
+    clientMetadataUrl: settings.oauthClientMetadataUrl,
+    onSignedIn: (server) => signedIn(server),
+  });
   const version = packageVersion();
   // Before any upstream starts: end what a killed predecessor left running.
   await sweepOrphans(repositories.upstreamProcesses, logger);
@@ -60,6 +84,7 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     stderrLogPath: (server) => upstreamLogPath(paths, server),
     resolveSecrets: createSecretResolver(secrets),
     processes: trackProcesses(repositories.upstreamProcesses, logger),
+    authProvider: oauth.authProvider,
   });
 
   const registry = new RegistrySnapshot(repositories.servers);
@@ -96,6 +121,13 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     listTimeoutMs: settings.listTimeoutMs,
     processSlots,
   });
+  signedIn = (server) => {
+    catalog
+      .refresh(server)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, server }, 'refresh after sign-in failed'),
+      );
+  };
   const toolSearch = new AdminToolSearch({
     servers: () => registry.enabled(),
     tools: (name) => catalog.tools(name),
@@ -117,10 +149,12 @@ export const createServices: CreateServices = async ({ paths, logger }) => {
     secrets,
     events,
     toolSearch,
+    oauth: oauth.signIn,
   });
 
   return {
     handleMcp: createMcpEndpoint(gateway),
+    handleOAuthCallback: handleOAuthCallback(oauth.signIn, logger),
     api,
     status: () => ({
       sessions: gateway.size,

@@ -16,3 +16,4 @@ export * from './ports/catalog-ports.js';
 export * from './ports/tool-search-port.js';
 export * from './ports/secret-store-port.js';
 export * from './ports/daemon-events-port.js';
+export * from './ports/oauth-port.js';

@@ -1,6 +1,6 @@
 import type { CapabilityType } from '../domain/capability.js';
 import type { Clock, ServerStatus } from '../domain/ports.js';
-import type { CofferError } from '../domain/errors.js';
+import { CofferError } from '../domain/errors.js';
 
 type Counts = { tools: number; prompts: number; resources: number };
 
@@ -9,6 +9,8 @@ interface Entry {
   counts: Counts | null;
   live: number;
   failedSinceSuccess: boolean;
+  /** Its OAuth tokens are missing or were refused: only a sign-in helps. */
+  needsSignIn: boolean;
   /** When its connections ended on their own, most recent last (within CRASH_WINDOW_MS). */
   crashes: number[];
 }
@@ -41,8 +43,9 @@ export class ServerStates {
   status(server: string): ServerStatus {
     const entry = this.entries.get(server);
     if (entry === undefined) return { state: 'idle', last_error: null, counts: null };
-    const state =
-      this.recentCrashes(entry) >= CRASH_LOOP_AT
+    const state = entry.needsSignIn
+      ? 'needs-sign-in'
+      : this.recentCrashes(entry) >= CRASH_LOOP_AT
         ? 'crash-loop'
         : entry.failedSinceSuccess
           ? 'error'
@@ -56,6 +59,7 @@ export class ServerStates {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = false;
+    entry.needsSignIn = false;
     entry.crashes = [];
     const field = countField[type];
     if (field !== undefined)
@@ -70,12 +74,38 @@ export class ServerStates {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = true;
+    if (error.code === 'AUTH_REQUIRED') entry.needsSignIn = true;
     entry.lastError = {
       code: error.code,
       message: error.message,
       at: this.clock.now().toISOString(),
     };
     this.report(server, before);
+  }
+
+  /** Fresh OAuth tokens were stored (a sign-in or a refresh): the server may be used again. */
+  signedIn(server: string): void {
+    const entry = this.entries.get(server);
+    if (entry === undefined || !entry.needsSignIn) return;
+    const before = this.snapshot(server);
+    entry.needsSignIn = false;
+    entry.failedSinceSuccess = false;
+    entry.lastError = null;
+    this.report(server, before);
+  }
+
+  /**
+   * The AUTH_REQUIRED of the server an exposed name belongs to (`<server>__tool`,
+   * `coffer://<server>/…`), when that server needs a sign-in: its capabilities could not
+   * be listed, so "unknown tool" would hide the one thing the user must do.
+   */
+  signInNeededFor(exposed: string): CofferError | undefined {
+    for (const [server, entry] of this.entries) {
+      const owns = exposed.startsWith(`${server}__`) || exposed.startsWith(`coffer://${server}/`);
+      if (owns && entry.needsSignIn && entry.lastError !== null)
+        return new CofferError('AUTH_REQUIRED', entry.lastError.message, { data: { server } });
+    }
+    return undefined;
   }
 
   connected(server: string): void {
@@ -137,7 +167,14 @@ export class ServerStates {
   private entry(server: string): Entry {
     let entry = this.entries.get(server);
     if (entry === undefined) {
-      entry = { lastError: null, counts: null, live: 0, failedSinceSuccess: false, crashes: [] };
+      entry = {
+        lastError: null,
+        counts: null,
+        live: 0,
+        failedSinceSuccess: false,
+        needsSignIn: false,
+        crashes: [],
+      };
       this.entries.set(server, entry);
     }
     return entry;

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -14,6 +15,8 @@ export interface TransportOptions {
   /** A stdio upstream's process started / ended (for the orphan sweep's records). */
   readonly onSpawn?: (pid: number) => void;
   readonly onExit?: (pid: number) => void;
+  /** A remote server's OAuth (src/upstream/oauth): bearer tokens, refresh, sign-in state. */
+  readonly authProvider?: OAuthClientProvider;
 }
 
 /** Builds the SDK client transport for one server definition. */
@@ -24,13 +27,15 @@ export function createClientTransport(
   if (definition.transport === 'stdio') return stdioTransport(definition, options);
   const url = new URL(definition.url ?? '');
   const headers = { ...definition.headers, ...options.extraHeaders };
+  const auth = options.authProvider === undefined ? {} : { authProvider: options.authProvider };
   if (definition.transport === 'sse') {
     return new SSEClientTransport(url, {
       requestInit: { headers },
       eventSourceInit: { fetch: (input, init) => fetch(input, withHeaders(init, headers)) },
+      ...auth,
     });
   }
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  return new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
 }
 
 function stdioTransport(definition: ServerDefinition, options: TransportOptions): Transport {

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import type {
   UpstreamConnectContext,
@@ -21,6 +22,8 @@ export interface UpstreamConnectorOptions {
   ) => Promise<Pick<TransportOptions, 'extraEnv' | 'extraHeaders'>>;
   /** Records each stdio upstream process for the orphan sweep. */
   readonly processes?: ProcessTracker;
+  /** The OAuth provider of a remote server (undefined: none, e.g. a static Authorization header). */
+  readonly authProvider?: (definition: ServerDefinition) => OAuthClientProvider | undefined;
 }
 
 export interface ProcessTracker {
@@ -45,8 +48,11 @@ export class SdkUpstreamConnector implements UpstreamConnector {
     const logPath = this.options.stderrLogPath?.(definition.name);
     const processes = this.options.processes;
     const commandLine = [definition.command ?? '', ...definition.args].join(' ');
+    const authProvider =
+      definition.transport === 'stdio' ? undefined : this.options.authProvider?.(definition);
     const transport = createClientTransport(definition, {
       ...secrets,
+      ...(authProvider === undefined ? {} : { authProvider }),
       ...(logPath === undefined ? {} : { stderrLogPath: logPath }),
       ...(processes === undefined
         ? {}

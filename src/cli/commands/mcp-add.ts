@@ -3,8 +3,9 @@ import type { CliContext } from '../cli-context.js';
 import { describeTarget, type ServerView } from '../render/server-table.js';
 import { readAddSecrets, type AddSecretFlags } from './mcp-add-secrets.js';
 import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
+import { readOAuthClient, type OAuthClientFlags } from './mcp-oauth-client.js';
 
-interface AddFlags extends AddSecretFlags {
+interface AddFlags extends AddSecretFlags, OAuthClientFlags {
   env: string[];
   header: string[];
   cwd?: string;
@@ -32,6 +33,9 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
     .option('--secret-env <NAME>', 'env var whose value goes to the keychain', collect, [])
     .option('--secret-header <Name>', 'header whose value goes to the keychain', collect, [])
     .option('--from-stdin', 'read secret values from stdin (one line each), not a prompt')
+    .option('--oauth-client-id <id>', 'a pre-registered OAuth client id (servers without DCR)')
+    .option('--oauth-client-secret', "prompt for that client's secret (kept in the keychain)")
+    .option('--oauth-client-secret-from-stdin', "read that client's secret from stdin")
     .addHelpText(
       'after',
       '\nExamples:\n  coffer mcp add files -- npx -y @modelcontextprotocol/server-filesystem ~/notes\n' +
@@ -45,10 +49,13 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
         ...(flags.url === undefined ? {} : { url: flags.url }),
         ...(flags.transport === undefined ? {} : { transport: flags.transport }),
       };
-      const secrets = await readAddSecrets(context, buildDefinition(name, command, options), flags);
+      const definition = buildDefinition(name, command, options);
+      const secrets = await readAddSecrets(context, definition, flags);
+      const oauth = await readOAuthClient(context, flags, definition.transport !== 'stdio');
       const api = await context.api();
       const { server } = await api.post<{ server: ServerView }>('/servers', secrets.definition);
       await secrets.store(api);
+      await oauth?.store(api, server.name);
       context.stdout.write(
         `Added server "${server.name}" (${server.transport}: ${describeTarget(server)})\n`,
       );

@@ -3,6 +3,7 @@ import type { CliContext } from '../cli-context.js';
 import { registerMcpAdd } from './mcp-add.js';
 import { registerMcpInspect } from './mcp-inspect.js';
 import { registerMcpList } from './mcp-list.js';
+import { registerMcpLogin } from './mcp-login.js';
 import { registerMcpToggle } from './mcp-toggle.js';
 
 /**
@@ -18,4 +19,5 @@ export function registerMcpCommands(program: Command, context: CliContext): void
   registerMcpList(mcp, context);
   registerMcpToggle(mcp, context);
   registerMcpInspect(mcp, context);
+  registerMcpLogin(mcp, context);
 }

@@ -22,7 +22,7 @@ export function openerFor(
 }
 
 /** Resolves false when the opener cannot be started (not installed, no desktop). */
-function openUrl(url: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+export function openUrl(url: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const opener = openerFor(process.platform, env);
   return new Promise((resolve) => {
     try {

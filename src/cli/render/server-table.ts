@@ -13,6 +13,8 @@ function stateCell(state: ServerState, colors: Colors): string {
     case 'error':
     case 'crash-loop':
       return colors.red(state);
+    case 'needs-sign-in':
+      return colors.yellow(state);
     case 'disabled':
       return colors.dim(state);
     case 'idle':

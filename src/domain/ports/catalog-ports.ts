@@ -11,7 +11,14 @@ export interface SessionNotifier {
 
 // ── Admin view of capabilities (implemented by the gateway's catalog) ───────
 
-export type ServerState = 'idle' | 'running' | 'error' | 'crash-loop' | 'disabled';
+export type ServerState =
+  | 'idle'
+  | 'running'
+  | 'error'
+  | 'crash-loop'
+  | 'disabled'
+  /** A remote server whose OAuth tokens are missing or were refused: `coffer mcp login`. */
+  | 'needs-sign-in';
 
 export interface ServerStatus {
   readonly state: ServerState;

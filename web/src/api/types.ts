@@ -3,7 +3,8 @@
  * from src/: the UI talks to the daemon over HTTP only, like any other client.
  */
 export type Transport = 'stdio' | 'http' | 'sse';
-export type ServerState = 'idle' | 'running' | 'error' | 'crash-loop' | 'disabled';
+export type ServerState =
+  'idle' | 'running' | 'error' | 'crash-loop' | 'disabled' | 'needs-sign-in';
 export type CapabilityType = 'tool' | 'prompt' | 'resource' | 'resource_template';
 
 export interface Counts {

@@ -6,6 +6,7 @@ const LABELS: Record<ServerState, string> = {
   error: 'Error',
   'crash-loop': 'Crash loop',
   disabled: 'Disabled',
+  'needs-sign-in': 'Needs sign-in',
 };
 
 /** The state as a word and a colour: never colour alone. */

@@ -1,5 +1,6 @@
 import type { Server } from '../api/types.js';
 import { Notice } from '../components/notice.js';
+import { SignIn } from '../components/sign-in.js';
 import { StateBadge } from '../components/state-badge.js';
 import { Switch } from '../components/switch.js';
 import { formatCounts, target, timeOf } from '../format.js';
@@ -29,14 +30,18 @@ export function ServerHeader(props: {
         </div>
         <Switch visibleLabel checked={server.enabled} label="Enabled" onChange={onEnable} />
       </div>
-      {status.last_error !== null && server.enabled && status.state !== 'running' && (
-        <Notice
-          tone="error"
-          title={`Last error (${status.last_error.code}) at ${timeOf(status.last_error.at)}`}
-        >
-          {status.last_error.message}
-        </Notice>
-      )}
+      {status.state === 'needs-sign-in' && server.enabled && <SignIn name={server.name} />}
+      {status.last_error !== null &&
+        server.enabled &&
+        status.state !== 'running' &&
+        status.state !== 'needs-sign-in' && (
+          <Notice
+            tone="error"
+            title={`Last error (${status.last_error.code}) at ${timeOf(status.last_error.at)}`}
+          >
+            {status.last_error.message}
+          </Notice>
+        )}
     </>
   );
 }

@@ -1,0 +1,204 @@
+import {
+  auth,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isCofferError } from '../../domain/errors.js';
+import type { Clock } from '../../domain/ports.js';
+import { authRequired } from './auth-required.js';
+import type { OAuthVault, StoredTokens } from './oauth-vault.js';
+
+/** Refresh this long before the access token expires, so no call meets an expired one. */
+export const DEFAULT_REFRESH_SKEW_MS = 60_000;
+
+export interface OAuthClientSettings {
+  /** Where the authorization server sends the browser back: the daemon's /oauth/callback. */
+  readonly redirectUrl: string;
+  /** Every callback URL Coffer may use (one per daemon port), for dynamic registration. */
+  readonly redirectUris: readonly string[];
+  /** An HTTPS Client ID Metadata Document URL, used where the server supports them. */
+  readonly clientMetadataUrl?: string;
+  readonly clientName?: string;
+  readonly refreshSkewMs?: number;
+  readonly fetchFn?: FetchLike;
+}
+
+export interface ProviderOptions extends OAuthClientSettings {
+  readonly server: string;
+  readonly serverUrl: string;
+  readonly vault: OAuthVault;
+  readonly clock: Clock;
+  /**
+   * `connect`: used by upstream connections; it never starts a browser sign-in but
+   * fails the call with AUTH_REQUIRED. `login`: used by `coffer mcp login`; it ignores
+   * stored tokens and hands the authorization URL to `onAuthorizationUrl`.
+   */
+  readonly mode: 'connect' | 'login';
+  /** login mode: the `state` this sign-in is known by. */
+  readonly state?: string;
+  readonly onAuthorizationUrl?: (url: URL) => void;
+  /** connect mode: the server needs a sign-in (never signed in, or refresh refused). */
+  readonly onSignInNeeded?: (server: string) => void;
+  readonly onSignedIn?: (server: string) => void;
+}
+
+/**
+ * Coffer's OAuthClientProvider for the SDK's HTTP and SSE client transports. The SDK's
+ * `auth()` does discovery (RFC 9728, RFC 8414 / OIDC), registration (RFC 7591 or a
+ * Client ID Metadata Document), PKCE, the resource parameter and scope selection; this
+ * class decides where everything is kept (the vault: keychain, never the database nor
+ * the logs) and what "redirect the user" means for a daemon.
+ */
+export class CofferOAuthProvider implements OAuthClientProvider {
+  /** The tokens this provider last handed out, to tell a stale refusal from a real one. */
+  private handedOut: StoredTokens | undefined;
+  private refreshing = false;
+  /** Set only when configured: the SDK treats any value as "use a metadata document". */
+  readonly clientMetadataUrl?: string;
+
+  constructor(private readonly options: ProviderOptions) {
+    if (options.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.clientMetadataUrl;
+  }
+
+  get redirectUrl(): string {
+    return this.options.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.options.clientName ?? 'Coffer',
+      redirect_uris: [...this.options.redirectUris],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
+  }
+
+  state(): string {
+    return this.options.state ?? '';
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const { vault, server } = this.options;
+    return (await vault.get(server, 'preregistered')) ?? (await vault.get(server, 'client'));
+  }
+
+  async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
+    const { vault, server } = this.options;
+    const preregistered = await vault.get(server, 'preregistered');
+    // A pre-registered client is only ever stamped with its issuer, never replaced.
+    if (preregistered?.client_id === information.client_id)
+      await vault.set(server, 'preregistered', information);
+    else await vault.set(server, 'client', information);
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.options.mode === 'login') return undefined;
+    const { vault, server } = this.options;
+    const stored = await vault.get(server, 'tokens');
+    if (stored !== undefined && !this.refreshing && this.isDue(stored)) {
+      await this.refreshBeforeExpiry(stored);
+      this.handedOut = await vault.get(server, 'tokens');
+      return this.handedOut;
+    }
+    this.handedOut = stored;
+    return stored;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const { vault, server, clock } = this.options;
+    const expiresIn = tokens.expires_in;
+    const stored: StoredTokens = {
+      ...tokens,
+      ...(expiresIn === undefined ? {} : { expires_at: clock.now().getTime() + expiresIn * 1000 }),
+    };
+    // A refresh answer may omit the refresh token: keep the one that still works.
+    const previous = await vault.get(server, 'tokens');
+    const keep =
+      stored.refresh_token === undefined && previous?.refresh_token !== undefined
+        ? { refresh_token: previous.refresh_token }
+        : {};
+    await vault.set(server, 'tokens', { ...stored, ...keep });
+    this.options.onSignedIn?.(server);
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    if (this.options.mode === 'login') {
+      this.options.onAuthorizationUrl?.(authorizationUrl);
+      return;
+    }
+    const { server, vault } = this.options;
+    vault.rememberScope(server, authorizationUrl.searchParams.get('scope'));
+    this.options.onSignInNeeded?.(server);
+    throw authRequired(server);
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    // Only a real sign-in keeps one: a connection must not clobber a sign-in in progress.
+    if (this.options.mode !== 'login') return;
+    await this.options.vault.set(this.options.server, 'verifier', { code_verifier: codeVerifier });
+  }
+
+  async codeVerifier(): Promise<string> {
+    const { vault, server } = this.options;
+    const stored = await vault.get(server, 'verifier');
+    if (stored === undefined) throw authRequired(server, 'has no sign-in in progress');
+    return stored.code_verifier;
+  }
+
+  async invalidateCredentials(
+    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  ): Promise<void> {
+    const { vault, server } = this.options;
+    if (scope === 'tokens') {
+      // Another session may have refreshed meanwhile: only drop what was refused.
+      const current = vault.peek(server, 'tokens');
+      if (current === undefined || current === this.handedOut || this.options.mode === 'login')
+        await vault.forget(server, 'tokens');
+      return;
+    }
+    const slots =
+      scope === 'all' ? (['tokens', 'client', 'verifier', 'discovery'] as const) : [scope];
+    for (const slot of slots) await vault.forget(server, slot);
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.options.vault.set(this.options.server, 'discovery', state);
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.options.vault.get(this.options.server, 'discovery');
+  }
+
+  private isDue(tokens: StoredTokens): boolean {
+    if (tokens.expires_at === undefined || tokens.refresh_token === undefined) return false;
+    const skew = this.options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
+    return this.options.clock.now().getTime() >= tokens.expires_at - skew;
+  }
+
+  /**
+   * Refreshes ahead of expiry, once per server however many connections ask. A refusal
+   * (revoked refresh token) ends in AUTH_REQUIRED through redirectToAuthorization; a
+   * network failure keeps the current token, and the 401 path tries again later.
+   */
+  private async refreshBeforeExpiry(stored: StoredTokens): Promise<void> {
+    const { vault, server, serverUrl, fetchFn } = this.options;
+    await vault.refreshOnce(server, async () => {
+      if ((await vault.get(server, 'tokens')) !== stored) return;
+      this.refreshing = true;
+      this.handedOut = stored;
+      try {
+        await auth(this, { serverUrl, ...(fetchFn === undefined ? {} : { fetchFn }) });
+      } catch (error) {
+        if (isCofferError(error)) throw error;
+      } finally {
+        this.refreshing = false;
+      }
+    });
+  }
+}

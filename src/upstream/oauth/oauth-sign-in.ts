@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { CofferError, isCofferError } from '../../domain/errors.js';
+import type {
+  Clock,
+  OAuthSignIn,
+  PreregisteredClient,
+  SignInStart,
+  SignInStatus,
+} from '../../domain/ports.js';
+import type { ServerDefinition } from '../../domain/server-definition.js';
+import { probeChallenge } from './auth-challenge.js';
+import { loginCommand } from './auth-required.js';
+import {
+  CofferOAuthProvider,
+  type OAuthClientSettings,
+  type ProviderOptions,
+} from './coffer-oauth-provider.js';
+import type { OAuthVault } from './oauth-vault.js';
+import { revokeTokens } from './token-revocation.js';
+
+/** How long the browser has to come back to /oauth/callback. */
+export const DEFAULT_SIGN_IN_TTL_MS = 10 * 60_000;
+
+export interface SignInFlowOptions extends OAuthClientSettings {
+  readonly vault: OAuthVault;
+  readonly clock: Clock;
+  /** The server's definition; undefined when no server has that name. */
+  readonly lookup: (server: string) => Promise<ServerDefinition | undefined>;
+  readonly ttlMs?: number;
+  /** A sign-in finished: tokens are stored (the daemon clears "needs sign-in", drops caches). */
+  readonly onSignedIn?: (server: string) => void;
+  readonly onSignedOut?: (server: string) => void;
+}
+
+export type ProviderHooks = Pick<
+  ProviderOptions,
+  'mode' | 'state' | 'onAuthorizationUrl' | 'onSignInNeeded' | 'onSignedIn'
+>;
+
+interface Pending {
+  readonly server: string;
+  readonly serverUrl: string;
+  readonly provider: CofferOAuthProvider;
+  readonly expiresAt: number;
+}
+
+/** What the callback page tells the user. */
+export interface CallbackOutcome {
+  readonly ok: boolean;
+  readonly server?: string;
+  readonly message: string;
+}
+
+/**
+ * `coffer mcp login`: starts an authorization code flow (PKCE) whose redirect comes
+ * back to the daemon, and finishes it when the browser arrives at /oauth/callback with
+ * the right `state` (one-time, expiring). The verifier is kept in the keychain.
+ */
+export class OAuthSignInFlow implements OAuthSignIn {
+  private readonly pending = new Map<string, Pending>();
+  private readonly outcomes = new Map<string, SignInStatus>();
+
+  constructor(private readonly options: SignInFlowOptions) {}
+
+  async start(server: string): Promise<SignInStart> {
+    const definition = await this.remote(server);
+    const url = definition.url ?? '';
+    this.dropExpired();
+    for (const [state, entry] of this.pending)
+      if (entry.server === server) this.pending.delete(state);
+    const state = randomBytes(24).toString('base64url');
+    let captured: URL | undefined;
+    const provider = this.provider(definition, {
+      mode: 'login',
+      state,
+      onAuthorizationUrl: (found) => (captured = found),
+    });
+    const challenge = await this.challengeFor(definition);
+    try {
+      await auth(provider, { serverUrl: url, ...challenge, ...this.fetchOption() });
+    } catch (error) {
+      throw this.startFailure(server, error);
+    }
+    if (captured === undefined)
+      throw new CofferError('UPSTREAM_UNAVAILABLE', `Server "${server}" gave no authorization URL`);
+    const expiresAt =
+      this.options.clock.now().getTime() + (this.options.ttlMs ?? DEFAULT_SIGN_IN_TTL_MS);
+    this.pending.set(state, { server, serverUrl: url, provider, expiresAt });
+    this.outcomes.set(server, { state: 'pending' });
+    return { authorization_url: captured.href, expires_at: new Date(expiresAt).toISOString() };
+  }
+
+  status(server: string): SignInStatus {
+    this.dropExpired();
+    const outcome = this.outcomes.get(server) ?? { state: 'none' };
+    const waiting = [...this.pending.values()].some((entry) => entry.server === server);
+    if (outcome.state !== 'pending' || waiting) return outcome;
+    const message = `The sign-in to "${server}" expired before the browser came back`;
+    return { state: 'failed', error: { code: 'AUTH_REQUIRED', message } };
+  }
+
+  /** The browser came back. `state` is checked, used once, and must not have expired. */
+  async complete(query: URLSearchParams): Promise<CallbackOutcome> {
+    this.dropExpired();
+    const state = query.get('state') ?? '';
+    const entry = this.pending.get(state);
+    if (entry === undefined)
+      return {
+        ok: false,
+        message:
+          'This sign-in link is unknown, already used or expired. Run `coffer mcp login <name>` again.',
+      };
+    this.pending.delete(state);
+    const { server } = entry;
+    const refused = query.get('error');
+    const code = query.get('code');
+    if (refused !== null || code === null) {
+      const why =
+        refused === null ? 'no authorization code came back' : `the server answered "${refused}"`;
+      return this.fail(server, `Sign-in to "${server}" did not complete: ${why}.`);
+    }
+    try {
+      await auth(entry.provider, {
+        serverUrl: entry.serverUrl,
+        authorizationCode: code,
+        ...this.fetchOption(),
+      });
+      await this.options.vault.forget(server, 'verifier');
+    } catch (error) {
+      const detail = error instanceof Error ? error.message.split('\n')[0] : 'unknown error';
+      return this.fail(
+        server,
+        `Sign-in to "${server}" failed when exchanging the code: ${detail}.`,
+      );
+    }
+    this.outcomes.set(server, { state: 'signed-in' });
+    this.options.onSignedIn?.(server);
+    return {
+      ok: true,
+      server,
+      message: `Coffer is signed in to "${server}". You can close this tab.`,
+    };
+  }
+
+  async logout(server: string): Promise<{ revoked: boolean; forgotten: boolean }> {
+    await this.remote(server);
+    const { vault } = this.options;
+    const tokens = await vault.get(server, 'tokens');
+    const revoked = await revokeTokens({
+      discovery: await vault.get(server, 'discovery'),
+      client: (await vault.get(server, 'preregistered')) ?? (await vault.get(server, 'client')),
+      tokens,
+      ...this.fetchOption(),
+    });
+    const forgotten = await vault.forget(server, 'tokens');
+    await vault.forget(server, 'verifier');
+    this.outcomes.delete(server);
+    this.options.onSignedOut?.(server);
+    return { revoked, forgotten: forgotten || tokens !== undefined };
+  }
+
+  async setClient(server: string, client: PreregisteredClient): Promise<void> {
+    await this.remote(server);
+    const { vault } = this.options;
+    await vault.set(server, 'preregistered', {
+      client_id: client.client_id,
+      ...(client.client_secret === undefined ? {} : { client_secret: client.client_secret }),
+    });
+    // Tokens and a registration from another client must not be presented with this one.
+    await vault.forget(server, 'client');
+    await vault.forget(server, 'tokens');
+  }
+
+  /** A provider for `definition`: connect mode for upstream connections, login for sign-in. */
+  provider(definition: ServerDefinition, hooks: ProviderHooks): CofferOAuthProvider {
+    const { vault, clock, lookup, ttlMs, onSignedIn, onSignedOut, ...settings } = this.options;
+    void [lookup, ttlMs, onSignedIn, onSignedOut];
+    return new CofferOAuthProvider({
+      ...settings,
+      ...hooks,
+      server: definition.name,
+      serverUrl: definition.url ?? '',
+      vault,
+      clock,
+    });
+  }
+
+  private async challengeFor(definition: ServerDefinition) {
+    const scope = this.options.vault.rememberedScope(definition.name);
+    if (scope !== undefined) return { scope };
+    return probeChallenge(definition.url ?? '', definition.headers, this.options.fetchFn);
+  }
+
+  private async remote(server: string): Promise<ServerDefinition> {
+    const definition = await this.options.lookup(server);
+    if (definition === undefined)
+      throw new CofferError('SERVER_NOT_FOUND', `No server named "${server}"`, {
+        hint: 'see `coffer mcp list` for the registered servers',
+      });
+    if (definition.transport === 'stdio')
+      throw new CofferError(
+        'INVALID_INPUT',
+        `Server "${server}" is a local (stdio) server: it has no OAuth sign-in`,
+      );
+    return definition;
+  }
+
+  private fail(server: string, message: string): CallbackOutcome {
+    this.outcomes.set(server, { state: 'failed', error: { code: 'AUTH_REQUIRED', message } });
+    return { ok: false, server, message: `${message} Run \`${loginCommand(server)}\` again.` };
+  }
+
+  private startFailure(server: string, error: unknown): CofferError {
+    if (isCofferError(error)) return error;
+    const detail = error instanceof Error ? error.message.split('\n')[0] : 'unknown error';
+    return new CofferError(
+      'UPSTREAM_UNAVAILABLE',
+      `Could not start the sign-in to "${server}": ${detail}`,
+      { hint: 'check the server URL and that it supports OAuth (MCP authorization)', cause: error },
+    );
+  }
+
+  private dropExpired(): void {
+    const now = this.options.clock.now().getTime();
+    for (const [state, entry] of this.pending)
+      if (entry.expiresAt <= now) this.pending.delete(state);
+  }
+
+  private fetchOption() {
+    return this.options.fetchFn === undefined ? {} : { fetchFn: this.options.fetchFn };
+  }
+}

@@ -1,0 +1,61 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startAuthorizationServer,
+  type AuthorizationServerFixture,
+} from '../../fixtures/oauth-authorization-server.js';
+import {
+  startProtectedServer,
+  type ProtectedServerFixture,
+} from '../../fixtures/oauth-protected-server.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { runCoffer } from '../secrets/run-coffer.js';
+import { launchBrowser, loginLink, type Browser } from '../ui/browser.js';
+
+/**
+ * The UI's "Sign in" in Chromium: a server that needs OAuth shows the badge and the
+ * action; the action opens the authorization page in a new tab, which comes back to the
+ * daemon's /oauth/callback; the server's page then shows it signed in.
+ */
+describe('signing in to an OAuth server from the web UI', () => {
+  let authorization: AuthorizationServerFixture;
+  let protectedServer: ProtectedServerFixture;
+  let daemon: RunningDaemon;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    authorization = await startAuthorizationServer();
+    protectedServer = await startProtectedServer(authorization);
+    daemon = await startDaemon({ COFFER_KEYCHAIN: 'file' });
+    expect(
+      (await runCoffer(daemon.env, ['mcp', 'add', 'secure', '--url', protectedServer.url])).code,
+    ).toBe(0);
+    // A first use finds out the server needs a sign-in.
+    await daemon.client({ server: 'secure' }).catch(() => undefined);
+    browser = await launchBrowser();
+    page = browser.page;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+    await protectedServer?.close();
+    await authorization?.close();
+  });
+
+  it('shows "Needs sign-in" and a Sign in action that completes the flow', async () => {
+    await page.goto(await loginLink(daemon));
+    await page.getByRole('link', { name: 'secure' }).first().click();
+    await page.getByRole('heading', { level: 1, name: /secure/ }).waitFor();
+    await page.getByText('Needs sign-in').first().waitFor();
+    const popup = browser.context.waitForEvent('page');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const tab = await popup;
+    await tab.getByText('Coffer is signed in to "secure"').waitFor();
+    expect(tab.url().startsWith(`${daemon.baseUrl}/oauth/callback?`)).toBe(true);
+    // The state changes live (server.state event): the badge and the action go away.
+    await expect.poll(() => page.getByText('Needs sign-in').count(), { timeout: 15_000 }).toBe(0);
+    expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+    expect(authorization.counts.code).toBe(1);
+  });
+});

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendSelector, oauthCredentialStoreOn } from '../../../src/credentials/index.js';
+import { systemClock, type UpstreamConnection } from '../../../src/domain/ports.js';
+import type { ServerDefinition } from '../../../src/domain/server-definition.js';
+import { OAuthSignInFlow, OAuthVault } from '../../../src/upstream/oauth/index.js';
+import { SdkUpstreamConnector } from '../../../src/upstream/upstream-connector.js';
+import {
+  startAuthorizationServer,
+  type AuthorizationServerFixture,
+} from '../../fixtures/oauth-authorization-server.js';
+import {
+  startProtectedServer,
+  type ProtectedServerFixture,
+} from '../../fixtures/oauth-protected-server.js';
+
+const CALLBACK = 'http://127.0.0.1:9/oauth/callback';
+const TTL_S = 60;
+/** Refresh when less than this is left: just after sign-in, tokens are due at once. */
+const SKEW_MS = TTL_S * 1000 - 300;
+
+const context = {
+  clientCapabilities: {},
+  peer: { request: () => Promise.reject(new Error('unused')), notify: () => {} },
+  sessionId: null,
+};
+
+describe('the OAuth provider with two connections to one server', () => {
+  let authorization: AuthorizationServerFixture;
+  let protectedServer: ProtectedServerFixture;
+  let home: string;
+  let flow: OAuthSignInFlow;
+  let connector: SdkUpstreamConnector;
+  let definition: ServerDefinition;
+  const open: UpstreamConnection[] = [];
+  const needed: string[] = [];
+
+  beforeAll(async () => {
+    authorization = await startAuthorizationServer({ accessTokenTtlS: TTL_S });
+    protectedServer = await startProtectedServer(authorization);
+    home = mkdtempSync(join(tmpdir(), 'coffer-oauth-'));
+    definition = {
+      name: 'remote',
+      transport: 'http',
+      url: protectedServer.url,
+      args: [],
+      env: {},
+      headers: {},
+      secret_env: [],
+      secret_headers: [],
+      enabled: true,
+      auto_enable_new_capabilities: true,
+    };
+    const select = backendSelector({
+      paths: { secretsFile: join(home, 'secrets.json') },
+      env: { COFFER_KEYCHAIN: 'file' },
+    });
+    flow = new OAuthSignInFlow({
+      vault: new OAuthVault(oauthCredentialStoreOn(select)),
+      clock: systemClock,
+      lookup: () => Promise.resolve(definition),
+      redirectUrl: CALLBACK,
+      redirectUris: [CALLBACK],
+      refreshSkewMs: SKEW_MS,
+    });
+    connector = new SdkUpstreamConnector({
+      clientInfo: { name: 'coffer-test', version: '1' },
+      authProvider: (server) =>
+        flow.provider(server, { mode: 'connect', onSignInNeeded: (name) => needed.push(name) }),
+    });
+  });
+  afterAll(async () => {
+    await Promise.allSettled(open.map((connection) => connection.close()));
+    await protectedServer.close();
+    await authorization.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const connect = async () => {
+    const connection = await connector.connect(definition, context);
+    open.push(connection);
+    return connection;
+  };
+
+  it('refuses to connect before sign-in with AUTH_REQUIRED, and says so once', async () => {
+    await expect(connect()).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
+    expect(needed).toEqual(['remote']);
+  });
+
+  it('signs in through the flow; the state works once', async () => {
+    const { authorization_url: url } = await flow.start('remote');
+    const approval = await fetch(url, { redirect: 'manual' });
+    const query = new URL(approval.headers.get('location') ?? '').searchParams;
+    expect(await flow.complete(query)).toMatchObject({ ok: true, server: 'remote' });
+    expect(await flow.complete(query)).toMatchObject({ ok: false });
+    expect(flow.status('remote').state).toBe('signed-in');
+  });
+
+  it('refreshes a due token once for two connections calling at the same time', async () => {
+    const [first, second] = await Promise.all([connect(), connect()]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const before = authorization.counts.refresh;
+    const call = (connection: UpstreamConnection | undefined) =>
+      connection?.request('tools/call', { name: 'whoami', arguments: {} });
+    const results = await Promise.all([call(first), call(second)]);
+    expect(results.map((result) => JSON.stringify(result))).toEqual([
+      expect.stringContaining('signed-in user'),
+      expect.stringContaining('signed-in user'),
+    ]);
+    expect(authorization.counts.refresh).toBe(before + 1);
+    expect(needed).toEqual(['remote']);
+  });
+});

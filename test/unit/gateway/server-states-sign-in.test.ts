@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { CofferError } from '../../../src/domain/errors.js';
+import { ServerStates } from '../../../src/gateway/server-states.js';
+
+const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+const authRequired = new CofferError(
+  'AUTH_REQUIRED',
+  'Server "linear" needs you to sign in: run `coffer mcp login linear`',
+);
+
+describe('the needs-sign-in state', () => {
+  it('follows an AUTH_REQUIRED and outranks a live connection', () => {
+    const changes: string[] = [];
+    const states = new ServerStates(clock, (server, status) =>
+      changes.push(`${server}:${status.state}`),
+    );
+    states.connected('linear');
+    states.failed('linear', authRequired);
+    expect(states.status('linear')).toMatchObject({
+      state: 'needs-sign-in',
+      last_error: { code: 'AUTH_REQUIRED' },
+    });
+    states.connected('linear');
+    expect(states.status('linear').state).toBe('needs-sign-in');
+    expect(changes).toEqual(['linear:running', 'linear:needs-sign-in']);
+  });
+
+  it('is cleared by fresh tokens, not by another failure', () => {
+    const states = new ServerStates(clock);
+    states.failed('linear', authRequired);
+    states.failed('linear', new CofferError('UPSTREAM_TIMEOUT', 'slow'));
+    expect(states.status('linear').state).toBe('needs-sign-in');
+    states.signedIn('linear');
+    expect(states.status('linear')).toMatchObject({ state: 'idle', last_error: null });
+  });
+
+  it("answers a tool of that server with its AUTH_REQUIRED, and nobody else's", () => {
+    const states = new ServerStates(clock);
+    states.failed('linear', authRequired);
+    expect(states.signInNeededFor('linear__create_issue')).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      message: expect.stringContaining('coffer mcp login linear') as unknown,
+    });
+    expect(states.signInNeededFor('coffer://linear/issue/1')?.code).toBe('AUTH_REQUIRED');
+    expect(states.signInNeededFor('linearx__tool')).toBeUndefined();
+    states.signedIn('linear');
+    expect(states.signInNeededFor('linear__create_issue')).toBeUndefined();
+  });
+});
