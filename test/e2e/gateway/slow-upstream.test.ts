@@ -12,7 +12,8 @@ describe('a slow upstream in an aggregated list', () => {
   let daemon: RunningDaemon;
 
   beforeAll(async () => {
-    daemon = await startDaemon({ COFFER_LIST_TIMEOUT_MS: '3000' });
+    // Far below the slow fixture's 60 s start, far above a loaded machine's spawn time.
+    daemon = await startDaemon({ COFFER_LIST_TIMEOUT_MS: '15000' });
   });
 
   afterAll(async () => {
