@@ -24,6 +24,34 @@ function refused(status: 400 | 413, rpcCode: number, message: string): JsonBody 
 const tooLarge = (): JsonBody =>
   refused(413, INVALID_REQUEST, `Request body over ${MAX_BODY_BYTES} bytes`);
 
+/** How much of a refused body is read and dropped so its 413 arrives; past it, we stop. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Refuses an oversized body only once the client has finished sending it: closing a
+ * socket with upload data still arriving makes the kernel reset the connection, and a
+ * reset can wipe the 413 from the client's receive buffer before it is read (seen in
+ * CI as a client that never got an answer). A client that keeps sending past
+ * DRAIN_LIMIT_BYTES gets the 413 at once and may lose it: it is not a client we serve.
+ */
+function drainThenRefuse(req: IncomingMessage, alreadyRead: number): Promise<JsonBody> {
+  return new Promise((resolve) => {
+    let drained = alreadyRead;
+    const finish = (): void => {
+      req.off('data', onData);
+      resolve(tooLarge());
+    };
+    const onData = (chunk: Buffer): void => {
+      drained += chunk.length;
+      if (drained > DRAIN_LIMIT_BYTES) finish();
+    };
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.resume();
+  });
+}
+
 /**
  * Reads a POST body of the MCP endpoint as JSON, at most MAX_BODY_BYTES (a declared
  * Content-Length over it is refused before a byte is read). Never rejects for the
@@ -32,20 +60,16 @@ const tooLarge = (): JsonBody =>
  */
 export function readMcpJsonBody(req: IncomingMessage): Promise<JsonBody> {
   const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > MAX_BODY_BYTES) {
-    req.resume(); // drain, so the 413 can still be read by the client
-    return Promise.resolve(tooLarge());
-  }
+  if (declared > MAX_BODY_BYTES) return drainThenRefuse(req, 0);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        // Stop buffering but drain the rest, so the 413 can still be sent.
+        // Stop buffering; answer once the rest has been read and dropped.
         req.off('data', onData);
-        req.resume();
-        resolve(tooLarge());
+        resolve(drainThenRefuse(req, size));
         return;
       }
       chunks.push(chunk);
