@@ -12,6 +12,7 @@ import { UpstreamRpcError } from '../domain/ports.js';
 import { currentTrace, traceparent } from '../observability/trace-context.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { kindByListMethod } from './capability-kinds.js';
+import { pageOf } from './list-paging.js';
 import { breaksConnection, wasNotDelivered } from './connection-failures.js';
 import type { InflightRequests } from './inflight-requests.js';
 import type { Namespace } from './namespace.js';
@@ -19,9 +20,6 @@ import { exposeResultUris } from './result-uris.js';
 import type { ListingCatalog } from './lean-mode.js';
 import type { Route } from './session-catalog.js';
 import type { UpstreamPool } from './upstream-pool.js';
-
-/** Downstream pages: big enough that most clients never page, small enough to bound one answer. */
-const PAGE_SIZE = 500;
 
 /** Who is calling, for the activity log. */
 export interface Caller {
@@ -80,8 +78,7 @@ export class RequestRouter {
     options: RoutedRequestOptions,
   ): Promise<JsonObject> {
     const kind = kindByListMethod.get(method);
-    if (kind !== undefined)
-      return this.page(kind.field, await this.deps.catalog.list(kind), params);
+    if (kind !== undefined) return pageOf(kind.field, await this.deps.catalog.list(kind), params);
     if (method === 'completion/complete') return this.complete(params ?? {}, options);
     const target = Object.hasOwn(targets, method) ? targets[method] : undefined;
     if (target === undefined)
@@ -244,15 +241,6 @@ export class RequestRouter {
       ),
     };
   }
-
-  private page(field: string, items: JsonObject[], params: JsonObject | undefined): JsonObject {
-    const cursor = params?.['cursor'];
-    const start = cursor === undefined ? 0 : decodeCursor(cursor);
-    const slice = items.slice(start, start + PAGE_SIZE);
-    const next =
-      start + PAGE_SIZE < items.length ? { nextCursor: encodeCursor(start + PAGE_SIZE) } : {};
-    return { [field]: slice, ...next };
-  }
 }
 
 /** W3C trace context travels to the upstream in `_meta.traceparent`. */
@@ -281,20 +269,6 @@ function errorCodeOf(error: unknown): string {
   if (error instanceof CofferError) return error.code;
   if (error instanceof UpstreamRpcError) return `RPC_${error.code}`;
   return 'INTERNAL';
-}
-
-function encodeCursor(offset: number): string {
-  return Buffer.from(`offset:${offset}`).toString('base64url');
-}
-
-function decodeCursor(cursor: unknown): number {
-  const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString() : '';
-  const match = /^offset:(\d{1,9})$/.exec(text);
-  if (match?.[1] === undefined)
-    throw new CofferError('INVALID_INPUT', 'Invalid cursor', {
-      hint: 'list again without a cursor',
-    });
-  return Number(match[1]);
 }
 
 function label(type: CapabilityType): string {
