@@ -42,8 +42,6 @@ export interface RouterDeps {
   readonly pool: UpstreamPool;
   readonly preferences: PreferenceRepository;
   readonly namespace: Namespace;
-  /** Why a name is unknown when its server cannot list now (e.g. it needs a sign-in). */
-  readonly whyUnknown?: (exposed: string) => CofferError | undefined;
 }
 
 /** Where a routed request goes: which param names the target, and its type. */
@@ -134,8 +132,6 @@ export class RequestRouter {
   private async route(type: CapabilityType, exposed: string): Promise<Route> {
     const found = await this.deps.catalog.resolve(type, exposed);
     if (found === undefined) {
-      const reason = this.deps.whyUnknown?.(exposed);
-      if (reason !== undefined) throw reason;
       throw new CofferError('CAPABILITY_NOT_FOUND', `Unknown ${label(type)} "${exposed}"`, {
         hint: 'list them again: the upstream may have changed, be disabled or be unreachable',
       });

@@ -1,6 +1,6 @@
 import type { CapabilityType } from '../domain/capability.js';
 import type { Clock, ServerStatus } from '../domain/ports.js';
-import { CofferError } from '../domain/errors.js';
+import type { CofferError } from '../domain/errors.js';
 
 type Counts = { tools: number; prompts: number; resources: number };
 
@@ -92,20 +92,6 @@ export class ServerStates {
     entry.failedSinceSuccess = false;
     entry.lastError = null;
     this.report(server, before);
-  }
-
-  /**
-   * The AUTH_REQUIRED of the server an exposed name belongs to (`<server>__tool`,
-   * `coffer://<server>/…`), when that server needs a sign-in: its capabilities could not
-   * be listed, so "unknown tool" would hide the one thing the user must do.
-   */
-  signInNeededFor(exposed: string): CofferError | undefined {
-    for (const [server, entry] of this.entries) {
-      const owns = exposed.startsWith(`${server}__`) || exposed.startsWith(`coffer://${server}/`);
-      if (owns && entry.needsSignIn && entry.lastError !== null)
-        return new CofferError('AUTH_REQUIRED', entry.lastError.message, { data: { server } });
-    }
-    return undefined;
   }
 
   connected(server: string): void {

@@ -128,7 +128,6 @@ export class Session {
     const results = new SerializedResults();
     this.lists = new ListAnswers(listing, results);
     this.router = new RequestRouter({
-      whyUnknown: (exposed) => context.states.signInNeededFor(exposed),
       inflight: this.inflight,
       activity: context.activity,
       clock: context.clock,

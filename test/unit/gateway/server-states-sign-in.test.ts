@@ -33,17 +33,4 @@ describe('the needs-sign-in state', () => {
     states.signedIn('linear');
     expect(states.status('linear')).toMatchObject({ state: 'idle', last_error: null });
   });
-
-  it("answers a tool of that server with its AUTH_REQUIRED, and nobody else's", () => {
-    const states = new ServerStates(clock);
-    states.failed('linear', authRequired);
-    expect(states.signInNeededFor('linear__create_issue')).toMatchObject({
-      code: 'AUTH_REQUIRED',
-      message: expect.stringContaining('coffer mcp login linear') as unknown,
-    });
-    expect(states.signInNeededFor('coffer://linear/issue/1')?.code).toBe('AUTH_REQUIRED');
-    expect(states.signInNeededFor('linearx__tool')).toBeUndefined();
-    states.signedIn('linear');
-    expect(states.signInNeededFor('linear__create_issue')).toBeUndefined();
-  });
 });
