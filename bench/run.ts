@@ -4,14 +4,14 @@
  * (progress on stderr), writes the JSON to bench/results/, and stops every process it
  * started. It reports; it asserts no timing. Exit 1 only when something could not run.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot, startDaemon } from './daemon.js';
+import { existsSync } from 'node:fs';
+import { startDaemon } from './daemon.js';
 import { measureFanOut } from './fan-out.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { measureMemory } from './memory.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { killLeftovers } from './processes.js';
+import { saveResults } from './results-file.js';
 import { renderReport } from './report.js';
 import { targetFailures, type BenchResults } from './results.js';
 import { measureStartup } from './startup.js';
@@ -97,15 +97,6 @@ async function startupWithDaemon(options: BenchOptions) {
   }
 }
 
-function writeJson(results: BenchResults): string {
-  const dir = join(repoRoot, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `bench-${results.mode}-${results.startedAt.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(dir, `latest-${results.mode}.json`), `${JSON.stringify(results, null, 2)}\n`);
-  return file;
-}
-
 async function main(argv: readonly string[]): Promise<number> {
   let options: BenchOptions;
   try {
@@ -141,7 +132,7 @@ async function main(argv: readonly string[]): Promise<number> {
   results.durationS = Math.round((performance.now() - started) / 100) / 10;
   results.loadAtEnd = loadAverage();
   console.log(renderReport(results));
-  log(`results: ${writeJson(results)}`);
+  log(`results: ${saveResults(results, `bench-${results.mode}`, results.mode)}`);
   return results.failures.length > 0 ? 1 : 0;
 }
 

@@ -6,12 +6,12 @@
  * ~30 s and a plateau verdict; markdown on stdout (progress on stderr), JSON in
  * bench/results/. It reports; it asserts nothing. Exit 1 when calls failed or the run broke.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
+import { startDaemon, type BenchDaemon } from './daemon.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { descendants, killLeftovers, rssKb } from './processes.js';
+import { saveResults } from './results-file.js';
 import { parseOptions, USAGE, type SoakOptions } from './soak-options.js';
 import { judgePlateau, renderSoak, type SoakResults } from './soak-report.js';
 import { percentile, percentiles } from './stats.js';
@@ -164,16 +164,6 @@ async function soak(options: SoakOptions, results: SoakResults): Promise<void> {
   }
 }
 
-function writeJson(results: SoakResults): string {
-  const dir = join(repoRoot, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const json = `${JSON.stringify(results, null, 2)}\n`;
-  const file = join(dir, `soak-${results.startedAt.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, json);
-  writeFileSync(join(dir, 'latest-soak.json'), json);
-  return file;
-}
-
 async function main(argv: readonly string[]): Promise<number> {
   let options: SoakOptions;
   try {
@@ -220,7 +210,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   results.durationS = Math.round((performance.now() - started) / 100) / 10;
   console.log(renderSoak(results));
-  log(`results: ${writeJson(results)}`);
+  log(`results: ${saveResults(results, 'soak', 'soak')}`);
   return results.errors > 0 ? 1 : 0;
 }
 
