@@ -3,7 +3,7 @@ import { packageVersion } from '../discovery/package-info.js';
 import { createDaemonAgent } from './daemon-http.js';
 import { createLocator } from './daemon-locator.js';
 import { SHIM_ERROR_CODE, errorResponse } from './json-rpc.js';
-import { LineReader } from './line-reader.js';
+import { LineReader } from '../domain/line-reader.js';
 import { Relay } from './relay.js';
 import { openShimLog, type ShimLog } from './shim-log.js';
 import { mcpPath, parseShimArgs } from './shim-options.js';

@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader } from '../domain/line-reader.js';
 import { terminateGroup } from './process-group.js';
 
 /** How much of a garbage line its note in the log quotes. */
@@ -41,9 +42,7 @@ export class StdioProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  /** The start of a line whose newline has not arrived yet. */
-  private partial: Buffer[] = [];
-  private partialBytes = 0;
+  private reader = this.newReader();
   /** Set once the child broke the framing beyond repair: the rest of its stdout is ignored. */
   private cutOff = false;
   private exited: Promise<void> = Promise.resolve();
@@ -56,6 +55,7 @@ export class StdioProcessTransport implements Transport {
 
   start(): Promise<void> {
     this.cutOff = false;
+    this.reader = this.newReader();
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, [...this.options.args], {
         env: { ...getDefaultEnvironment(), ...this.options.env },
@@ -109,31 +109,19 @@ export class StdioProcessTransport implements Transport {
     await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   }
 
-  private receive(chunk: Buffer): void {
-    let start = 0;
-    for (
-      let end = chunk.indexOf(0x0a);
-      end !== -1 && !this.cutOff;
-      end = chunk.indexOf(0x0a, start)
-    ) {
-      this.deliver(this.takeLine(chunk.subarray(start, end)));
-      start = end + 1;
-    }
-    if (start >= chunk.length || this.cutOff) return;
-    this.partial.push(chunk.subarray(start));
-    this.partialBytes += chunk.length - start;
-    if (this.partialBytes > MAX_LINE_BYTES) this.cutOffOverlongLine();
+  private newReader(): LineReader {
+    return new LineReader(
+      { onLine: (line) => this.deliver(line), onOverflow: () => this.cutOffOverlongLine() },
+      MAX_LINE_BYTES,
+    );
   }
 
-  private takeLine(end: Buffer): string {
-    const line = this.partial.length === 0 ? end : Buffer.concat([...this.partial, end]);
-    this.partial = [];
-    this.partialBytes = 0;
-    return line.toString('utf8').replace(/\r$/, '');
+  private receive(chunk: Buffer): void {
+    if (!this.cutOff) this.reader.push(chunk);
   }
 
   private deliver(line: string): void {
-    if (line.trim() === '') return;
+    if (this.cutOff) return;
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(line);
@@ -154,8 +142,6 @@ export class StdioProcessTransport implements Transport {
    */
   private cutOffOverlongLine(): void {
     this.cutOff = true;
-    this.partial = [];
-    this.partialBytes = 0;
     const limit = `${MAX_LINE_BYTES / 1024 / 1024} MiB`;
     this.note(`closing the upstream: it wrote a stdout line longer than ${limit}`);
     this.onerror?.(new Error(`upstream stdout line longer than ${limit}`));
@@ -174,8 +160,6 @@ export class StdioProcessTransport implements Transport {
       this.options.onExit?.(child.pid);
     }
     this.child = undefined;
-    this.partial = [];
-    this.partialBytes = 0;
     this.onclose?.();
   }
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineReader } from '../../../src/shim/line-reader.js';
+import { LineReader } from '../../../src/domain/line-reader.js';
 import { SseParser, type SseEvent } from '../../../src/shim/sse-parser.js';
 
 /**

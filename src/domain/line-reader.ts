@@ -4,7 +4,7 @@
  * 0x0A never occurs inside a UTF-8 sequence.
  */
 
-/** Far beyond any real message; bounds what a broken client can make the shim buffer. */
+/** Far beyond any real message; bounds what a broken peer can make a reader buffer. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export interface LineReaderEvents {
