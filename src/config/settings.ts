@@ -10,6 +10,8 @@ export interface DaemonSettings {
   readonly listTtlMs: number;
   readonly listTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  /** An upstream's start and MCP handshake: slower than a call (an `npx` download, a cold JVM). */
+  readonly connectTimeoutMs: number;
   readonly maxTotalTimeoutMs: number | undefined;
   /** The tool list of `/mcp` sessions that do not ask for one (`?mode=`). */
   readonly toolsMode: ToolsMode;
@@ -29,6 +31,7 @@ const variables = {
   listTtlMs: ['COFFER_LIST_TTL_MS', 60_000],
   listTimeoutMs: ['COFFER_LIST_TIMEOUT_MS', 10_000],
   requestTimeoutMs: ['COFFER_REQUEST_TIMEOUT_MS', 120_000],
+  connectTimeoutMs: ['COFFER_CONNECT_TIMEOUT_MS', 60_000],
   sessionIdleMs: ['COFFER_SESSION_IDLE_MS', 30 * 60_000],
   // Longer than the shim's GET-stream retries (about 5 s), so a blip is not a vanished client.
   sessionGraceMs: ['COFFER_SESSION_GRACE_MS', 60_000],
@@ -43,6 +46,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
     listTtlMs: positive(env, ...variables.listTtlMs),
     listTimeoutMs: positive(env, ...variables.listTimeoutMs),
     requestTimeoutMs: positive(env, ...variables.requestTimeoutMs),
+    connectTimeoutMs: positive(env, ...variables.connectTimeoutMs),
     maxTotalTimeoutMs: cap === undefined ? undefined : positive(env, 'COFFER_MAX_REQUEST_MS', 0),
     sessionIdleMs: positive(env, ...variables.sessionIdleMs),
     sessionGraceMs: positive(env, ...variables.sessionGraceMs),

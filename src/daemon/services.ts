@@ -78,6 +78,7 @@ export const createServices: CreateServices = async ({ paths, logger, port }) =>
   const connector = new SdkUpstreamConnector({
     clientInfo: { name: 'coffer', version },
     requestTimeoutMs: settings.requestTimeoutMs,
+    connectTimeoutMs: settings.connectTimeoutMs,
     ...(settings.maxTotalTimeoutMs === undefined
       ? {}
       : { maxTotalTimeoutMs: settings.maxTotalTimeoutMs }),

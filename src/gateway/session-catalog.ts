@@ -131,8 +131,10 @@ export class SessionCatalog {
     const server = candidates[0];
     if (kind.type === 'resource' && parsed !== undefined && server !== undefined)
       return { server, key: parsed.key };
-    // The named server could not list (unreachable, process limit): say why, not "unknown".
-    if (fresh && parsed !== undefined && failures[0] !== undefined) throw failures[0];
+    // The named server could not list (unreachable, process limit, slow start): say why,
+    // not "unknown". The load just failed (failures are never cached, and the loader has
+    // already retried what a fresh connection could cure), so relisting would only wait twice.
+    if (parsed !== undefined && failures[0] !== undefined) throw failures[0];
     return undefined;
   }
 

@@ -29,6 +29,8 @@ export interface SdkConnectionOptions {
   readonly peer: UpstreamPeer;
   readonly clientInfo: { name: string; version: string };
   readonly defaultTimeoutMs: number;
+  /** Bounds the initialize handshake (a stdio upstream's start-up included). */
+  readonly connectTimeoutMs: number;
   readonly maxTotalTimeoutMs?: number;
   /** Aborting it during the handshake closes the transport (and kills a stdio child). */
   readonly signal?: AbortSignal;
@@ -64,9 +66,10 @@ export class SdkUpstreamConnection implements UpstreamConnection {
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
       options.signal?.throwIfAborted();
-      await connection.client.connect(options.transport, { timeout: options.defaultTimeoutMs });
+      await connection.client.connect(options.transport, { timeout: options.connectTimeoutMs });
     } catch (error) {
       await connection.close();
+      if (isTimeout(error)) throw handshakeTimeout(options.server, options.connectTimeoutMs);
       throw fromSdkError(error, { server: options.server, closed: false, established: false });
     } finally {
       options.signal?.removeEventListener('abort', abort);
@@ -185,4 +188,19 @@ function progressTokenOf(params: JsonObject | undefined): ProgressToken | undefi
 /** What an upstream gets when it asks for something the client did not declare. */
 export function methodNotFound(method: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
+}
+
+function handshakeTimeout(server: string, timeoutMs: number): CofferError {
+  return new CofferError(
+    'UPSTREAM_TIMEOUT',
+    `Upstream "${server}" did not finish starting (MCP initialize) within ${timeoutMs / 1000} s`,
+    {
+      hint: `see logs/upstream-${server}.log; if it is only slow to start, raise COFFER_CONNECT_TIMEOUT_MS`,
+      data: { server },
+    },
+  );
 }

@@ -13,6 +13,8 @@ export interface UpstreamConnectorOptions {
   readonly clientInfo: { name: string; version: string };
   /** Idle timeout of one request (reset by progress). */
   readonly requestTimeoutMs?: number;
+  /** Start plus MCP handshake; separate, so a short call timeout does not fail a slow start. */
+  readonly connectTimeoutMs?: number;
   readonly maxTotalTimeoutMs?: number;
   /** `logs/upstream-<name>.log` for a server. */
   readonly stderrLogPath?: (server: string) => string;
@@ -74,6 +76,7 @@ export class SdkUpstreamConnector implements UpstreamConnector {
       peer: context.peer,
       clientInfo: this.options.clientInfo,
       defaultTimeoutMs: this.options.requestTimeoutMs ?? 120_000,
+      connectTimeoutMs: this.options.connectTimeoutMs ?? 60_000,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(this.options.maxTotalTimeoutMs === undefined
         ? {}

@@ -30,7 +30,8 @@ describe.runIf(process.platform === 'linux')('a noisy upstream', () => {
     daemon = await startDaemon({
       COFFER_LOG_MAX_BYTES: String(MAX_LOG_BYTES),
       COFFER_LOG_FILES: String(LOG_FILES),
-      COFFER_LIST_TIMEOUT_MS: '3000',
+      // Long enough for a loaded CI machine to start the fixture; the babbler waits it out.
+      COFFER_LIST_TIMEOUT_MS: '8000',
     });
     await registerFixture(daemon, 'noisy', ['--fault-tools']);
   });

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { eventually } from '../../support/eventually.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { callJson, pidsWith, registerFixture } from './fault-support.js';
+
+/**
+ * Starting an upstream is bounded by COFFER_CONNECT_TIMEOUT_MS, not by the per-call
+ * COFFER_REQUEST_TIMEOUT_MS: a server slower to start than one call may take (a first `npx`
+ * download, a loaded machine) still serves, and one that never finishes its handshake fails
+ * with UPSTREAM_TIMEOUT naming the setting, and its process is ended.
+ */
+describe('an upstream slow to start', () => {
+  let daemon: RunningDaemon;
+
+  beforeAll(async () => {
+    daemon = await startDaemon({
+      COFFER_REQUEST_TIMEOUT_MS: '1000',
+      COFFER_CONNECT_TIMEOUT_MS: '8000',
+    });
+    await registerFixture(daemon, 'sluggish', ['--init-delay-ms', '2000']);
+    await registerFixture(daemon, 'frozen', ['--init-delay-ms', '600000', '--name', 'frozen-start']);
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+
+  it('serves a server whose start takes longer than the call timeout', async () => {
+    const client = await daemon.client();
+    expect(await callJson(client, 'sluggish__echo', { started: true })).toEqual({
+      started: true,
+    });
+  });
+
+  it('fails a server that never finishes starting with UPSTREAM_TIMEOUT, and ends it', async () => {
+    const client = await daemon.client();
+    const error = await client
+      .callTool({ name: 'frozen__echo', arguments: {} }, undefined, { timeout: 60_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).data).toMatchObject({ coffer_code: 'UPSTREAM_TIMEOUT' });
+    expect((error as McpError).message).toMatch(/did not finish starting/);
+    expect((error as McpError).message).toMatch(/COFFER_CONNECT_TIMEOUT_MS/);
+    await eventually(() => expect(pidsWith('frozen-start')).toEqual([]));
+  });
+});
