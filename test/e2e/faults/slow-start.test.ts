@@ -19,7 +19,12 @@ describe('an upstream slow to start', () => {
       COFFER_CONNECT_TIMEOUT_MS: '8000',
     });
     await registerFixture(daemon, 'sluggish', ['--init-delay-ms', '2000']);
-    await registerFixture(daemon, 'frozen', ['--init-delay-ms', '600000', '--name', 'frozen-start']);
+    await registerFixture(daemon, 'frozen', [
+      '--init-delay-ms',
+      '600000',
+      '--name',
+      'frozen-start',
+    ]);
   });
 
   afterAll(async () => {
