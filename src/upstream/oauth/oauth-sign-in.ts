@@ -60,6 +60,8 @@ export interface CallbackOutcome {
 export class OAuthSignInFlow implements OAuthSignIn {
   private readonly pending = new Map<string, Pending>();
   private readonly outcomes = new Map<string, SignInStatus>();
+  /** Servers whose browser came back and whose code is being exchanged: still pending. */
+  private readonly exchanging = new Set<string>();
 
   constructor(private readonly options: SignInFlowOptions) {}
 
@@ -94,7 +96,9 @@ export class OAuthSignInFlow implements OAuthSignIn {
   status(server: string): SignInStatus {
     this.dropExpired();
     const outcome = this.outcomes.get(server) ?? { state: 'none' };
-    const waiting = [...this.pending.values()].some((entry) => entry.server === server);
+    const waiting =
+      this.exchanging.has(server) ||
+      [...this.pending.values()].some((entry) => entry.server === server);
     if (outcome.state !== 'pending' || waiting) return outcome;
     const message = `The sign-in to "${server}" expired before the browser came back`;
     return { state: 'failed', error: { code: 'AUTH_REQUIRED', message } };
@@ -120,6 +124,9 @@ export class OAuthSignInFlow implements OAuthSignIn {
         refused === null ? 'no authorization code came back' : `the server answered "${refused}"`;
       return this.fail(server, `Sign-in to "${server}" did not complete: ${why}.`);
     }
+    // The state is spent, but until the exchange ends `status` must still say pending (a
+    // slow token endpoint is not an expired sign-in).
+    this.exchanging.add(server);
     try {
       await auth(entry.provider, {
         serverUrl: entry.serverUrl,
@@ -133,6 +140,8 @@ export class OAuthSignInFlow implements OAuthSignIn {
         server,
         `Sign-in to "${server}" failed when exchanging the code: ${detail}.`,
       );
+    } finally {
+      this.exchanging.delete(server);
     }
     this.outcomes.set(server, { state: 'signed-in' });
     this.options.onSignedIn?.(server);

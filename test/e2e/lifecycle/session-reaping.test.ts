@@ -56,6 +56,8 @@ describe.runIf(process.platform === 'linux')('session reaping', () => {
       daemon = await startDaemon({
         COFFER_SESSION_IDLE_MS: '15000',
         COFFER_SESSION_GRACE_MS: '500',
+        // Up to half the sessions sit idle at once, each with its process: not the cap's test.
+        COFFER_MAX_PROCESSES_PER_SERVER: String(SESSIONS * 2),
       });
       await daemon.api('POST', '/servers', {
         name: 'per_session',
