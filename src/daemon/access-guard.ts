@@ -21,6 +21,8 @@ export type AccessDecision =
       readonly status: 401 | 403;
       readonly code: 'UNAUTHORIZED' | 'FORBIDDEN';
       readonly message: string;
+      /** What to do about it (a 401 says where the token is). */
+      readonly hint?: string;
     };
 
 export interface GuardedRequest {
@@ -85,8 +87,16 @@ function forbidden(message: string): AccessDecision {
   return { ok: false, status: 403, code: 'FORBIDDEN', message };
 }
 
+/**
+ * Most 401s are an agent set up by hand, or an MCP client that expected OAuth: say where
+ * the token is and what needs none.
+ */
+const TOKEN_HINT =
+  'send the token from daemon.json in COFFER_HOME (default ~/.coffer) as `Authorization: Bearer <token>`, ' +
+  'or let the agent run `coffer shim` instead (`coffer agents install <agent>` sets that up)';
+
 function unauthorized(message: string): AccessDecision {
-  return { ok: false, status: 401, code: 'UNAUTHORIZED', message };
+  return { ok: false, status: 401, code: 'UNAUTHORIZED', message, hint: TOKEN_HINT };
 }
 
 export function checkAccess(request: GuardedRequest, policy: AccessPolicy): AccessDecision {

@@ -72,6 +72,7 @@ export function sendError(
   code: ErrorCode,
   message: string,
   headers: Record<string, string> = {},
+  hint?: string,
 ): void {
-  sendJson(res, status, errorBody(code, message), headers);
+  sendJson(res, status, errorBody(code, message, hint), headers);
 }

@@ -183,6 +183,7 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
           access.code,
           access.message,
           access.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {},
+          access.hint,
         );
       return;
     }

@@ -30,7 +30,7 @@ const { server, serve } = (() => {
 let port = 0;
 
 interface ReplyJson {
-  error: { code: string; message: string; traceId: string };
+  error: { code: string; message: string; hint?: string; traceId: string };
   [key: string]: unknown;
 }
 
@@ -137,6 +137,8 @@ describe('daemon HTTP surface', () => {
       const { error } = reply.json();
       expect(error.code).toBe('UNAUTHORIZED');
       expect(typeof error.message).toBe('string');
+      expect(error.hint).toContain('daemon.json');
+      expect(error.hint).toContain('coffer shim');
       expect(error.traceId).toMatch(/^[0-9a-f]{32}$/);
     }
     expect(mcpCalls).toEqual([]);
