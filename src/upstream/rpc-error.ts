@@ -1,3 +1,4 @@
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../domain/errors.js';
@@ -75,6 +76,12 @@ function staleSession(server: string, error: unknown): CofferError {
  * broken. (A stream the server ends cleanly is not an error and is resumed by the SDK.)
  */
 export function isBrokenStream(error: unknown): boolean {
+  // The legacy HTTP+SSE transport ties the server's session to its one GET stream and has
+  // no resumption: once the stream is lost, so is the session. The SDK's EventSource then
+  // reconnects by itself and silently adopts the NEW stream's endpoint, so later requests
+  // would reach a session never initialized (server-everything never answers them). Any
+  // stream error after the handshake ends the connection; the next request makes a new one.
+  if (error instanceof SseError) return true;
   return error instanceof Error && error.message.startsWith('SSE stream disconnected');
 }
 

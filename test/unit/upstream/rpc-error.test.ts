@@ -1,0 +1,40 @@
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { CofferError } from '../../../src/domain/errors.js';
+import { UpstreamRpcError } from '../../../src/domain/ports.js';
+import { fromSdkError, isBrokenStream } from '../../../src/upstream/rpc-error.js';
+
+describe('isBrokenStream', () => {
+  it('counts any legacy SSE stream error as a lost session', () => {
+    expect(isBrokenStream(new SseError(undefined, 'terminated', {} as never))).toBe(true);
+    expect(isBrokenStream(new SseError(502, 'Bad Gateway', {} as never))).toBe(true);
+  });
+
+  it('counts a cut Streamable HTTP stream, and nothing else', () => {
+    expect(isBrokenStream(new Error('SSE stream disconnected: TypeError: terminated'))).toBe(true);
+    expect(isBrokenStream(new Error('Failed to parse message'))).toBe(false);
+    expect(isBrokenStream(new McpError(ErrorCode.InternalError, 'boom'))).toBe(false);
+    expect(isBrokenStream('text')).toBe(false);
+  });
+});
+
+describe('fromSdkError', () => {
+  const context = { server: 'remote', closed: false, established: true };
+
+  it('keeps a JSON-RPC error answer as the upstream sent it', () => {
+    const error = fromSdkError(new McpError(-32002, 'Resource not found', { uri: 'x' }), context);
+    expect(error).toBeInstanceOf(UpstreamRpcError);
+    expect(error).toMatchObject({ code: -32002, message: 'Resource not found' });
+  });
+
+  it('calls a 404 on a live session an expired session, and a closed one unavailable', () => {
+    const stale = fromSdkError(new StreamableHTTPError(404, 'Session not found'), context);
+    expect(stale).toBeInstanceOf(CofferError);
+    expect((stale as CofferError).code).toBe('UPSTREAM_SESSION_EXPIRED');
+    const closed = fromSdkError(new Error('x'), { ...context, closed: true });
+    expect((closed as CofferError).code).toBe('UPSTREAM_UNAVAILABLE');
+    expect((closed as CofferError).hint).toContain('coffer mcp test remote');
+  });
+});
