@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backendSelector, oauthCredentialStoreOn } from '../../../src/credentials/index.js';
-import { systemClock, type UpstreamConnection } from '../../../src/domain/ports.js';
+import type { UpstreamConnection } from '../../../src/domain/ports.js';
 import type { ServerDefinition } from '../../../src/domain/server-definition.js';
-import { OAuthSignInFlow, OAuthVault } from '../../../src/upstream/oauth/index.js';
+import type { OAuthSignInFlow } from '../../../src/upstream/oauth/index.js';
 import { SdkUpstreamConnector } from '../../../src/upstream/upstream-connector.js';
 import {
   startAuthorizationServer,
@@ -15,8 +14,7 @@ import {
   startProtectedServer,
   type ProtectedServerFixture,
 } from '../../fixtures/oauth-protected-server.js';
-
-const CALLBACK = 'http://127.0.0.1:9/oauth/callback';
+import { remoteDefinition, testSignInFlow } from './oauth-test-flow.js';
 const TTL_S = 60;
 /** Refresh when less than this is left: just after sign-in, tokens are due at once. */
 const SKEW_MS = TTL_S * 1000 - 300;
@@ -41,30 +39,8 @@ describe('the OAuth provider with two connections to one server', () => {
     authorization = await startAuthorizationServer({ accessTokenTtlS: TTL_S });
     protectedServer = await startProtectedServer(authorization);
     home = mkdtempSync(join(tmpdir(), 'coffer-oauth-'));
-    definition = {
-      name: 'remote',
-      transport: 'http',
-      url: protectedServer.url,
-      args: [],
-      env: {},
-      headers: {},
-      secret_env: [],
-      secret_headers: [],
-      enabled: true,
-      auto_enable_new_capabilities: true,
-    };
-    const select = backendSelector({
-      paths: { secretsFile: join(home, 'secrets.json') },
-      env: { COFFER_KEYCHAIN: 'file' },
-    });
-    flow = new OAuthSignInFlow({
-      vault: new OAuthVault(oauthCredentialStoreOn(select)),
-      clock: systemClock,
-      lookup: () => Promise.resolve(definition),
-      redirectUrl: CALLBACK,
-      redirectUris: [CALLBACK],
-      refreshSkewMs: SKEW_MS,
-    });
+    definition = remoteDefinition('remote', protectedServer.url);
+    flow = testSignInFlow(home, definition, { refreshSkewMs: SKEW_MS });
     connector = new SdkUpstreamConnector({
       clientInfo: { name: 'coffer-test', version: '1' },
       authProvider: (server) =>

@@ -3,10 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { backendSelector, oauthCredentialStoreOn } from '../../../src/credentials/index.js';
-import { systemClock } from '../../../src/domain/ports.js';
-import type { ServerDefinition } from '../../../src/domain/server-definition.js';
-import { OAuthSignInFlow, OAuthVault } from '../../../src/upstream/oauth/index.js';
+import type { OAuthSignInFlow } from '../../../src/upstream/oauth/index.js';
 import { eventually } from '../../support/eventually.js';
 import {
   startAuthorizationServer,
@@ -16,8 +13,7 @@ import {
   startProtectedServer,
   type ProtectedServerFixture,
 } from '../../fixtures/oauth-protected-server.js';
-
-const CALLBACK = 'http://127.0.0.1:9/oauth/callback';
+import { remoteDefinition, testSignInFlow } from './oauth-test-flow.js';
 
 /**
  * `coffer mcp login` polls the sign-in status while the daemon exchanges the code. The
@@ -46,31 +42,8 @@ describe('the sign-in status while the code is being exchanged', () => {
     authorization = await startAuthorizationServer({ accessTokenTtlS: 3600 });
     protectedServer = await startProtectedServer(authorization);
     home = mkdtempSync(join(tmpdir(), 'coffer-oauth-status-'));
-    const definition: ServerDefinition = {
-      name: 'remote',
-      transport: 'http',
-      url: protectedServer.url,
-      args: [],
-      env: {},
-      headers: {},
-      secret_env: [],
-      secret_headers: [],
-      enabled: true,
-      auto_enable_new_capabilities: true,
-    };
-    const select = backendSelector({
-      paths: { secretsFile: join(home, 'secrets.json') },
-      env: { COFFER_KEYCHAIN: 'file' },
-    });
-    flow = new OAuthSignInFlow({
-      vault: new OAuthVault(oauthCredentialStoreOn(select)),
-      clock: systemClock,
-      lookup: () => Promise.resolve(definition),
-      redirectUrl: CALLBACK,
-      redirectUris: [CALLBACK],
-      refreshSkewMs: 60_000,
-      fetchFn: slowTokens,
-    });
+    const definition = remoteDefinition('remote', protectedServer.url);
+    flow = testSignInFlow(home, definition, { fetchFn: slowTokens });
   });
 
   afterAll(async () => {
