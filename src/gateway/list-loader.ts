@@ -21,6 +21,11 @@ export interface ListLoaderDeps {
   readonly preferences: PreferenceRepository;
   readonly states: ServerStates;
   readonly listTimeoutMs: number;
+  /**
+   * A list that timed out arrived after all (an upstream slow to start: a first `npx`
+   * download): the session tells its client to list again, or it would never see it.
+   */
+  readonly onLateList?: (server: string, kind: CapabilityKind) => void;
 }
 
 /**
@@ -73,20 +78,12 @@ async function fetchOnce(
   used: Used,
 ): Promise<JsonObject[] | undefined> {
   let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new CofferError(
-            'UPSTREAM_TIMEOUT',
-            `Upstream "${server.name}" did not list its ${kind.field} in time`,
-            {
-              data: { server: server.name },
-            },
-          ),
-        ),
-      deps.listTimeoutMs,
-    );
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(listTimeout(server, kind));
+    }, deps.listTimeoutMs);
   });
   try {
     const work = (async () => {
@@ -99,11 +96,38 @@ async function fetchOnce(
         throw error;
       }
     })();
-    work.catch(() => undefined);
+    work.then(
+      () => {
+        if (timedOut) deps.onLateList?.(server.name, kind);
+      },
+      () => undefined,
+    );
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Errors of the list deadline itself, as opposed to a handshake or request timeout. */
+const listTimeouts = new WeakSet<CofferError>();
+
+function listTimeout(server: ServerRecord, kind: CapabilityKind): CofferError {
+  const error = new CofferError(
+    'UPSTREAM_TIMEOUT',
+    `Upstream "${server.name}" did not list its ${kind.field} in time`,
+    { data: { server: server.name } },
+  );
+  listTimeouts.add(error);
+  return error;
+}
+
+/**
+ * The list deadline passed while the work went on: the upstream may still be starting
+ * (its connect is shared, not abandoned), so asking again can succeed where a failed
+ * handshake, which ended the process, would only fail again.
+ */
+export function isListTimeout(error: unknown): boolean {
+  return error instanceof CofferError && listTimeouts.has(error);
 }
 
 function noteFailure(deps: ListLoaderDeps, server: ServerRecord, error: unknown): CofferError {

@@ -3,7 +3,7 @@ import type { CapabilityType } from '../domain/capability.js';
 import type { Clock, JsonObject } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { capabilityKinds, type CapabilityKind } from './capability-kinds.js';
-import { loadList, type ListLoaderDeps, type LoadedList } from './list-loader.js';
+import { isListTimeout, loadList, type ListLoaderDeps, type LoadedList } from './list-loader.js';
 import type { Namespace } from './namespace.js';
 
 export interface Route {
@@ -131,10 +131,12 @@ export class SessionCatalog {
     const server = candidates[0];
     if (kind.type === 'resource' && parsed !== undefined && server !== undefined)
       return { server, key: parsed.key };
-    // The named server could not list (unreachable, process limit, slow start): say why,
-    // not "unknown". The load just failed (failures are never cached, and the loader has
-    // already retried what a fresh connection could cure), so relisting would only wait twice.
-    if (parsed !== undefined && failures[0] !== undefined) throw failures[0];
+    // The named server could not list (unreachable, process limit, failed start): say
+    // why, not "unknown". The load just failed (failures are never cached, and the loader
+    // has retried what a fresh connection could cure), so relisting would only wait
+    // twice; except past the list deadline, while its start still goes on.
+    const failure = parsed === undefined ? undefined : failures[0];
+    if (failure !== undefined && (fresh || !isListTimeout(failure))) throw failure;
     return undefined;
   }
 

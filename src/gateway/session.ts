@@ -116,6 +116,7 @@ export class Session {
       preferences: context.preferences,
       states: context.states,
       listTimeoutMs: context.listTimeoutMs,
+      onLateList: (server) => this.capabilitiesChanged(server),
       namespace,
       clock: context.clock,
       ttlMs: context.listTtlMs,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { callJson, pidsWith, registerFixture } from './fault-support.js';
@@ -48,5 +48,39 @@ describe('an upstream slow to start', () => {
     expect((error as McpError).message).toMatch(/did not finish starting/);
     expect((error as McpError).message).toMatch(/COFFER_CONNECT_TIMEOUT_MS/);
     await eventually(() => expect(pidsWith('frozen-start')).toEqual([]));
+  });
+});
+
+/**
+ * A server still starting when the agent first lists (past COFFER_LIST_TIMEOUT_MS) is left
+ * out of that list, so the others are not held up; once its list arrives, the session
+ * says `notifications/tools/list_changed`, so an agent that lists only when told sees it.
+ */
+describe('a list that arrives after the list deadline', () => {
+  let daemon: RunningDaemon;
+
+  beforeAll(async () => {
+    daemon = await startDaemon({ COFFER_LIST_TIMEOUT_MS: '1000' });
+    await registerFixture(daemon, 'quick');
+    await registerFixture(daemon, 'late', ['--init-delay-ms', '3000']);
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+
+  it('is announced with list_changed, and the next list has it', async () => {
+    const client = await daemon.client();
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed += 1;
+    });
+    const first = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(first).toContain('quick__echo');
+    expect(first).not.toContain('late__echo');
+    await eventually(() => expect(changed).toBeGreaterThan(0), 20_000);
+    const second = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(second).toContain('late__echo');
+    expect(await callJson(client, 'late__echo', { arrived: true })).toEqual({ arrived: true });
   });
 });
