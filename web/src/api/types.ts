@@ -1,6 +1,7 @@
 /**
  * The daemon's REST shapes as the UI reads them. Written out here rather than imported
  * from src/: the UI talks to the daemon over HTTP only, like any other client.
+ * test/unit/architecture/web-wire-types.test.ts fails the typecheck when they drift.
  */
 export type Transport = 'stdio' | 'http' | 'sse';
 export type ServerState =

@@ -1,0 +1,34 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { ServerView } from '../../../src/api/server-view.js';
+import type { SecretView } from '../../../src/api/secret-routes.js';
+import type {
+  ActivityEntry,
+  CapabilityListing,
+  ConnectionTestResult,
+  DaemonEvent,
+  ServerCapabilities,
+  ServerStatus,
+} from '../../../src/domain/ports.js';
+import type * as Web from '../../../web/src/api/types.js';
+
+/**
+ * The web UI keeps its own copy of the REST shapes (web/src/api/types.ts): it talks to the
+ * daemon over HTTP only, like any other client. These checks keep the copy honest: what the
+ * daemon sends must be assignable to what the UI reads, or `npm run typecheck` fails here
+ * (expectTypeOf is checked by the compiler, not at run time).
+ */
+describe('the web UI reads what the daemon sends', () => {
+  it('servers, their status and their capabilities', () => {
+    expectTypeOf<ServerStatus>().toExtend<Web.ServerStatus>();
+    expectTypeOf<ServerView>().toExtend<Web.Server>();
+    expectTypeOf<CapabilityListing>().toExtend<Web.CapabilityListing>();
+    expectTypeOf<ServerCapabilities>().toExtend<Web.ServerCapabilities>();
+    expectTypeOf<ConnectionTestResult>().toExtend<Web.ConnectionTest>();
+  });
+
+  it('activity, secrets and live events', () => {
+    expectTypeOf<ActivityEntry>().toExtend<Web.ActivityEntry>();
+    expectTypeOf<SecretView>().toExtend<Web.SecretRow>();
+    expectTypeOf<DaemonEvent>().toExtend<Web.DaemonEvent>();
+  });
+});
