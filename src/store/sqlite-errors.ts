@@ -94,9 +94,34 @@ function isUniqueOnServerName(code: string, error: unknown): boolean {
   );
 }
 
+/**
+ * The SQLite driver is a native module built for one Node.js ABI. Switching Node versions
+ * (nvm, a system upgrade) after installing Coffer makes loading it fail: name that, since
+ * "unexpected database error" would send the user looking at their data.
+ */
+function isNativeModuleMismatch(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === 'ERR_DLOPEN_FAILED' &&
+    error.message.includes('NODE_MODULE_VERSION')
+  );
+}
+
+function nativeModuleMismatch(error: unknown): CofferError {
+  return new CofferError(
+    'STORE_FAILURE',
+    `Coffer's SQLite driver (better-sqlite3) was built for another Node.js version than this one (${process.version})`,
+    {
+      hint: 'run Coffer with the Node.js it was installed with, or reinstall it under this one (`npm rebuild better-sqlite3` in its folder)',
+      cause: error,
+    },
+  );
+}
+
 /** Turns anything thrown by a store operation into a CofferError; CofferErrors pass through. */
 export function translateStoreError(error: unknown, context: StoreErrorContext = {}): CofferError {
   if (error instanceof CofferError) return error;
+  if (isNativeModuleMismatch(error)) return nativeModuleMismatch(error);
   const code = sqliteCode(error);
   if (code !== undefined && isUniqueOnServerName(code, error)) {
     return serverExists(context.server ?? '?');

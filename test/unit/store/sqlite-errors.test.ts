@@ -20,6 +20,27 @@ describe('translateStoreError', () => {
     });
   });
 
+  it('names a driver built for another Node.js version, with what to do', () => {
+    // What Node throws when better-sqlite3 was compiled for another ABI (nvm switch).
+    const dlopen = Object.assign(
+      new Error(
+        "The module 'better_sqlite3.node'\nwas compiled against a different Node.js version using\n" +
+          'NODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 127.',
+      ),
+      { code: 'ERR_DLOPEN_FAILED' },
+    );
+    const error = translateStoreError(dlopen);
+    expect(error.code).toBe('STORE_FAILURE');
+    expect(error.message).toContain('built for another Node.js version');
+    expect(error.message).toContain(process.version);
+    expect(error.hint).toContain('npm rebuild better-sqlite3');
+    // Another dlopen failure (a missing library) stays generic.
+    const other = translateStoreError(
+      Object.assign(new Error('libc.so.7: cannot open'), { code: 'ERR_DLOPEN_FAILED' }),
+    );
+    expect(other.message).toBe('Unexpected database error');
+  });
+
   it('does not mistake another unique clash for SERVER_EXISTS', () => {
     const error = translateStoreError(
       sqliteError('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: activity.id'),
