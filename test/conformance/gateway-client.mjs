@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+/**
+ * The client the official conformance suite runs for its (non-auth) client scenarios:
+ *
+ *   npx -y node@22 node_modules/.bin/conformance client --scenario tools_call \
+ *     --command "node test/conformance/gateway-client.mjs"
+ *
+ * Coffer is the client under test, exactly as a user runs it: a real daemon (its own
+ * temporary COFFER_HOME and port range) with the scenario's server URL (the last argument)
+ * registered by `coffer mcp add --url`. This script then plays the agent on `/mcp`: it lists
+ * the tools and calls each, filling required number arguments (the scenario's `add_numbers`),
+ * and accepts an elicitation with the schema's defaults (SEP-1034), as an agent's UI would.
+ * What the suite's server sees is Coffer's upstream client: its initialize, its calls, its
+ * reconnection after a closed SSE stream (SEP-1699), its relaying of server requests.
+ */
+import { spawnSync } from 'node:child_process';
+import console from 'node:console';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const coffer = join(root, 'bin', 'coffer.js');
+/**
+ * The suite runs on Node 22 (`npx node@22`), which also comes first on PATH for this script;
+ * Coffer's native SQLite driver is built for the Node that installed it: the one that ran npm.
+ */
+const cofferNode = process.env.npm_node_execpath ?? process.execPath;
+const serverUrl = process.argv.at(-1);
+const home = mkdtempSync(join(tmpdir(), 'coffer-conformance-client-'));
+const base = 20_000 + Math.floor(Math.random() * 4_000) * 10;
+const env = {
+  ...process.env,
+  COFFER_HOME: home,
+  COFFER_KEYCHAIN: 'file',
+  COFFER_PORT_RANGE: `${base}-${base + 9}`,
+};
+
+function cli(...args) {
+  const result = spawnSync(cofferNode, [coffer, ...args], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`coffer ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** What an agent's form does when the user accepts it untouched: every default, filled in. */
+function acceptWithDefaults(request) {
+  const properties = request.params.requestedSchema?.properties ?? {};
+  const content = {};
+  for (const [name, schema] of Object.entries(properties))
+    if (schema.default !== undefined) content[name] = schema.default;
+  return { action: 'accept', content };
+}
+
+/** Arguments for a tool's required numbers (and strings), so a call is well-formed. */
+function argumentsFor(tool) {
+  const args = {};
+  const properties = tool.inputSchema?.properties ?? {};
+  for (const [index, name] of (tool.inputSchema?.required ?? []).entries()) {
+    const type = properties[name]?.type;
+    args[name] = type === 'number' || type === 'integer' ? index + 2 : `value-${index}`;
+  }
+  return args;
+}
+
+async function actAsAgent() {
+  const daemon = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8'));
+  const client = new Client(
+    { name: 'conformance-agent', version: '1.0.0' },
+    { capabilities: { elicitation: {} } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, acceptWithDefaults);
+  const transport = new StreamableHTTPClientTransport(
+    new globalThis.URL(`http://127.0.0.1:${daemon.port}/mcp?mode=full`),
+    { requestInit: { headers: { authorization: `Bearer ${daemon.token}` } } },
+  );
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    for (const tool of tools.filter((each) => each.name.startsWith('conformance__'))) {
+      const result = await client.callTool({ name: tool.name, arguments: argumentsFor(tool) });
+      console.log(`${tool.name}: ${JSON.stringify(result.content)}`);
+    }
+  } finally {
+    await transport.terminateSession().catch(() => undefined);
+    await client.close();
+  }
+}
+
+try {
+  cli('mcp', 'add', 'conformance', '--url', serverUrl);
+  await actAsAgent();
+  console.log('done');
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  spawnSync(cofferNode, [coffer, 'stop'], { env, encoding: 'utf8' });
+  rmSync(home, { recursive: true, force: true });
+}
