@@ -12,8 +12,15 @@
  * and accepts an elicitation with the schema's defaults (SEP-1034), as an agent's UI would.
  * What the suite's server sees is Coffer's upstream client: its initialize, its calls, its
  * reconnection after a closed SSE stream (SEP-1699), its relaying of server requests.
+ *
+ * Auth scenarios (`--suite auth`) go the user's way too: a server that needs a sign-in
+ * fails with AUTH_REQUIRED, so this script runs `coffer mcp login conformance --no-open`
+ * and plays the browser (it opens the printed URL, whose server approves at once, and
+ * follows the redirect to the daemon's /oauth/callback); then the agent tries again. At
+ * most three sign-ins, so a server that never accepts cannot loop it forever. A client
+ * the scenario pre-registered is given to `coffer mcp add --oauth-client-id`.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import console from 'node:console';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +29,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const coffer = join(root, 'bin', 'coffer.js');
@@ -34,17 +41,68 @@ const cofferNode = process.env.npm_node_execpath ?? process.execPath;
 const serverUrl = process.argv.at(-1);
 const home = mkdtempSync(join(tmpdir(), 'coffer-conformance-client-'));
 const base = 20_000 + Math.floor(Math.random() * 4_000) * 10;
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const MAX_SIGN_INS = 3;
 const env = {
   ...process.env,
   COFFER_HOME: home,
   COFFER_KEYCHAIN: 'file',
   COFFER_PORT_RANGE: `${base}-${base + 9}`,
+  // The Client ID Metadata Document the suite's CIMD scenario expects.
+  COFFER_OAUTH_CLIENT_METADATA_URL: 'https://conformance-test.local/client-metadata.json',
 };
 
-function cli(...args) {
-  const result = spawnSync(cofferNode, [coffer, ...args], { env, encoding: 'utf8' });
+function cli(args, input) {
+  const result = spawnSync(cofferNode, [coffer, ...args], { env, encoding: 'utf8', input });
   if (result.status !== 0) throw new Error(`coffer ${args.join(' ')}: ${result.stderr}`);
   return result.stdout;
+}
+
+function register() {
+  const args = ['mcp', 'add', 'conformance', '--url', serverUrl];
+  if (typeof context.client_id !== 'string') return cli(args);
+  const secret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+  args.push('--oauth-client-id', context.client_id);
+  if (secret !== undefined) args.push('--oauth-client-secret-from-stdin');
+  return cli(args, secret === undefined ? undefined : `${secret}\n`);
+}
+
+function needsSignIn() {
+  const result = spawnSync(cofferNode, [coffer, 'mcp', 'test', 'conformance', '--json'], {
+    env,
+    encoding: 'utf8',
+  });
+  return result.stdout.includes('AUTH_REQUIRED') || result.stderr.includes('AUTH_REQUIRED');
+}
+
+/** `coffer mcp login --no-open`, with this script as the browser. */
+async function signIn() {
+  const login = spawn(cofferNode, [coffer, 'mcp', 'login', 'conformance', '--no-open'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  login.stdout.setEncoding('utf8');
+  login.stderr.setEncoding('utf8');
+  login.stderr.on('data', (chunk) => (printed += chunk));
+  const exited = new Promise((resolve) => login.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    login.stdout.on('data', (chunk) => {
+      printed += chunk;
+      const found = /^(https?:\/\/\S+)$/m.exec(printed);
+      if (found !== null) resolve(found[1]);
+    });
+    void exited.then(() => reject(new Error(`coffer mcp login ended: ${printed}`)));
+  });
+  const approval = await globalThis.fetch(url, { redirect: 'manual' });
+  const location = approval.headers.get('location');
+  if (location === null) throw new Error(`no redirect from the authorization endpoint`);
+  await globalThis.fetch(location);
+  if ((await exited) !== 0) throw new Error(`coffer mcp login failed: ${printed}`);
+}
+
+function isAuthRequired(error) {
+  return error instanceof McpError && error.data?.coffer_code === 'AUTH_REQUIRED';
 }
 
 /** What an agent's form does when the user accepts it untouched: every default, filled in. */
@@ -91,9 +149,23 @@ async function actAsAgent() {
   }
 }
 
+async function main() {
+  register();
+  for (let signIns = 0; ; signIns += 1) {
+    try {
+      if (needsSignIn())
+        throw new McpError(-32011, 'sign-in needed', { coffer_code: 'AUTH_REQUIRED' });
+      await actAsAgent();
+      return;
+    } catch (error) {
+      if (!isAuthRequired(error) || signIns === MAX_SIGN_INS) throw error;
+      await signIn();
+    }
+  }
+}
+
 try {
-  cli('mcp', 'add', 'conformance', '--url', serverUrl);
-  await actAsAgent();
+  await main();
   console.log('done');
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
