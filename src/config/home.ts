@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /**
  * Where Coffer keeps its state. `COFFER_HOME` overrides `~/.coffer`; every test uses
@@ -15,9 +15,16 @@ export interface CofferPaths {
   readonly secretsFile: string;
 }
 
+/**
+ * An absolute path: a relative COFFER_HOME is taken from the current directory here, once,
+ * because the daemon discovery spawns runs elsewhere (its cwd is the user's home). A
+ * leading `~` is the user's home: agent config files pass env values without a shell.
+ */
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   const override = env['COFFER_HOME'];
-  return override !== undefined && override !== '' ? override : join(homedir(), '.coffer');
+  if (override === undefined || override === '') return join(homedir(), '.coffer');
+  if (override === '~' || override.startsWith('~/')) return join(homedir(), override.slice(1));
+  return resolve(override);
 }
 
 export function cofferPaths(home: string = resolveHome()): CofferPaths {

@@ -1,5 +1,4 @@
 import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
 import {
   agentContextFrom,
   scopes,
@@ -7,6 +6,7 @@ import {
   type Scope,
   type ShimLaunch,
 } from '../../agents/index.js';
+import { resolveHome } from '../../config/home.js';
 import { defaultBinaryPath } from '../../discovery/package-info.js';
 import { CofferError } from '../../domain/errors.js';
 import type { CliContext } from '../cli-context.js';
@@ -42,7 +42,7 @@ export function shimLaunch(env: NodeJS.ProcessEnv): ShimLaunch {
   return {
     command: process.execPath,
     args: [realPath(defaultBinaryPath()), 'shim'],
-    ...(home === undefined || home === '' ? {} : { env: { COFFER_HOME: resolve(home) } }),
+    ...(home === undefined || home === '' ? {} : { env: { COFFER_HOME: resolveHome(env) } }),
   };
 }
 
