@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/discovery/process-check.js';
 import {
@@ -27,6 +27,18 @@ async function userEnv() {
 }
 
 describe('coffer start / status / stop', () => {
+  it('takes a relative COFFER_HOME from where coffer runs, not from the daemon', async () => {
+    const { home, block } = await userEnv();
+    // The daemon discovery spawns runs in the user's home: it must get the same folder.
+    const env = cofferEnv({ home: basename(home), portRange: block.env });
+    const started = await runCoffer(['start'], env, 45_000, dirname(home));
+    expect(started.code, started.stderr).toBe(0);
+    expect(readDaemonJson(home)).toMatchObject({ port: block.first });
+    const stopped = await runCoffer(['stop'], env, 45_000, dirname(home));
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(readDaemonJson(home)).toBeUndefined();
+  });
+
   it('starts in the background, reports status, stops gracefully', async () => {
     const { home, block, env } = await userEnv();
 

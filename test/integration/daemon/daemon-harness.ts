@@ -111,11 +111,13 @@ export function runCoffer(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   timeoutMs = 45_000,
+  cwd?: string,
 ): Promise<RunResult> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [binPath, ...args], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd === undefined ? {} : { cwd }),
     });
     let stdout = '';
     let stderr = '';
