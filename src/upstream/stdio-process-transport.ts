@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReader } from '../domain/line-reader.js';
 import { terminateGroup } from './process-group.js';
+import { StartFailure } from './start-failure.js';
 
 /** How much of a garbage line its note in the log quotes. */
 const GARBAGE_NOTE_CHARS = 200;
@@ -46,6 +47,8 @@ export class StdioProcessTransport implements Transport {
   /** Set once the child broke the framing beyond repair: the rest of its stdout is ignored. */
   private cutOff = false;
   private exited: Promise<void> = Promise.resolve();
+  /** Why the child ended, if it did: read when the handshake fails. */
+  readonly startFailure = new StartFailure();
 
   constructor(private readonly options: StdioProcessOptions) {}
 
@@ -67,19 +70,20 @@ export class StdioProcessTransport implements Transport {
       this.child = child;
       this.exited = new Promise((done) => child.once('close', () => done()));
       child.once('error', (error) => {
-        reject(error);
+        reject(this.startFailure.spawnFailed(this.options.command, error));
         this.onerror?.(error);
       });
       child.once('spawn', () => {
         if (child.pid !== undefined) this.options.onSpawn?.(child.pid);
         resolve();
       });
-      child.once('close', () => this.onChildClosed(child));
+      child.once('close', (code, signal) => this.onChildClosed(child, code, signal));
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
-      const onStderr = this.options.onStderr;
-      if (onStderr === undefined) child.stderr?.resume();
-      else child.stderr?.on('data', (chunk: Buffer) => onStderr(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => {
+        this.startFailure.stderr(chunk);
+        this.options.onStderr?.(chunk);
+      });
     });
   }
 
@@ -153,7 +157,12 @@ export class StdioProcessTransport implements Transport {
     this.options.onStderr?.(Buffer.from(`[coffer] ${text}\n`));
   }
 
-  private onChildClosed(child: ChildProcess): void {
+  private onChildClosed(
+    child: ChildProcess,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): void {
+    this.startFailure.exited(code, signal);
     if (child.pid !== undefined) {
       // The leader died (crash, or a wrapper that exited): take its group with it.
       void terminateGroup(child.pid, this.options.graceMs ?? 1500);
