@@ -22,7 +22,11 @@ function refused(status: 400 | 413, rpcCode: number, message: string): JsonBody 
 }
 
 const tooLarge = (): JsonBody =>
-  refused(413, INVALID_REQUEST, `Request body over ${MAX_BODY_BYTES} bytes`);
+  refused(
+    413,
+    INVALID_REQUEST,
+    `Message too large: Coffer accepts at most ${MAX_BODY_BYTES / 1024 / 1024} MiB per MCP message (${MAX_BODY_BYTES} bytes); pass large content by reference (a file path or URI) instead`,
+  );
 
 /** How much of a refused body is read and dropped so its 413 arrives; past it, we stop. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;

@@ -191,7 +191,10 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
       body: over,
     });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    expect(JSON.parse(declared.body)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: expect.stringContaining('at most 4 MiB per MCP message') },
+    });
     await expectSessionAlive(daemon, '/mcp', session);
     await expectDaemonServing(daemon);
   });
