@@ -3,6 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError } from '../domain/ports.js';
+import { networkProblem } from './network-problem.js';
 
 /** Where an SDK error happened: during the handshake, or on a connection already up. */
 export interface SdkErrorContext {
@@ -35,6 +36,17 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
       : error.message;
     return new UpstreamRpcError(error.code, message, error.data);
   }
+  const unreachable = networkProblem(error);
+  if (unreachable !== undefined)
+    return new CofferError(
+      'UPSTREAM_UNAVAILABLE',
+      `Upstream "${server}" could not be reached: ${unreachable}`,
+      {
+        hint: `check that it is running and its URL (\`coffer mcp show ${server}\`)`,
+        data: { server },
+        cause: error,
+      },
+    );
   return new CofferError(
     'UPSTREAM_UNAVAILABLE',
     `Upstream "${server}" failed: ${describe(error)}`,

@@ -1,9 +1,10 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/cli/output.js';
 import { createCliHarness, type CliHarness } from './cli-harness.js';
 
 /**
- * A local server that cannot start is the commonest set-up mistake: a typo in the command,
+ * A server that cannot start or be reached is the commonest set-up mistake: a typo in the command,
  * a PATH the daemon does not have, a missing API key. `coffer mcp test` (and every call)
  * says which, from the process's own exit and last stderr line, instead of "closed the
  * connection".
@@ -15,6 +16,19 @@ beforeAll(() => {
 afterAll(async () => {
   await cli.close();
 });
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      );
+    });
+  });
+}
 
 async function addAndTest(name: string, command: string[]): Promise<string> {
   const added = await cli.run('mcp', 'add', name, '--', ...command);
@@ -44,5 +58,17 @@ describe('a server that cannot start', () => {
   it('gives the exit code when it said nothing', async () => {
     const said = await addAndTest('silent', [process.execPath, '-e', 'process.exit(3)']);
     expect(said).toContain('Upstream "silent" could not start: it exited with code 3');
+  });
+
+  it('says a remote server is not listening, instead of "fetch failed"', async () => {
+    // A loopback port that was free a moment ago: the connection is refused at once.
+    const port = await closedPort();
+    const added = await cli.run('mcp', 'add', 'nobody', '--url', `http://127.0.0.1:${port}/mcp`);
+    expect(added.code, added.stderr).toBe(0);
+    const tested = await cli.run('mcp', 'test', 'nobody');
+    expect(tested.code).toBe(ExitCode.UNAVAILABLE);
+    expect(tested.stderr).toContain(
+      'Upstream "nobody" could not be reached: nothing is listening there (connection refused)',
+    );
   });
 });
