@@ -1,8 +1,10 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError } from '../domain/ports.js';
+import { errorText } from './error-text.js';
 import { networkProblem } from './network-problem.js';
 
 /** Where an SDK error happened: during the handshake, or on a connection already up. */
@@ -36,6 +38,7 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
       : error.message;
     return new UpstreamRpcError(error.code, message, error.data);
   }
+  if (error instanceof OAuthError) return refusedCredentials(server, error);
   const unreachable = networkProblem(error);
   if (unreachable !== undefined)
     return new CofferError(
@@ -49,7 +52,7 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
     );
   return new CofferError(
     'UPSTREAM_UNAVAILABLE',
-    `Upstream "${server}" failed: ${describe(error)}`,
+    `Upstream "${server}" failed: ${errorText(error)}`,
     {
       hint: `run \`coffer mcp test ${server}\` to see why`,
       data: { server },
@@ -101,7 +104,15 @@ function isConnectionClosed(error: unknown): boolean {
   return error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
 }
 
-function describe(error: unknown): string {
-  if (error instanceof Error) return error.message.split('\n')[0] ?? error.name;
-  return 'unknown error';
+/** The server refused what Coffer presented (a static key, or no OAuth it could find). */
+function refusedCredentials(server: string, error: OAuthError): CofferError {
+  return new CofferError(
+    'AUTH_REQUIRED',
+    `Upstream "${server}" refused Coffer's credentials: ${errorText(error)}`,
+    {
+      hint: `if it takes a key or token, check it (\`coffer mcp show ${server}\`, \`coffer secrets list\`); if it offers OAuth sign-in, run \`coffer mcp login ${server}\``,
+      data: { server },
+      cause: error,
+    },
+  );
 }

@@ -18,6 +18,7 @@ import {
 } from './coffer-oauth-provider.js';
 import type { OAuthVault } from './oauth-vault.js';
 import { revokeTokens } from './token-revocation.js';
+import { errorText } from '../error-text.js';
 
 /** How long the browser has to come back to /oauth/callback. */
 export const DEFAULT_SIGN_IN_TTL_MS = 10 * 60_000;
@@ -135,10 +136,9 @@ export class OAuthSignInFlow implements OAuthSignIn {
       });
       await this.options.vault.forget(server, 'verifier');
     } catch (error) {
-      const detail = error instanceof Error ? error.message.split('\n')[0] : 'unknown error';
       return this.fail(
         server,
-        `Sign-in to "${server}" failed when exchanging the code: ${detail}.`,
+        `Sign-in to "${server}" failed when exchanging the code: ${errorText(error)}.`,
       );
     } finally {
       this.exchanging.delete(server);
@@ -222,10 +222,9 @@ export class OAuthSignInFlow implements OAuthSignIn {
 
   private startFailure(server: string, error: unknown): CofferError {
     if (isCofferError(error)) return error;
-    const detail = error instanceof Error ? error.message.split('\n')[0] : 'unknown error';
     return new CofferError(
       'UPSTREAM_UNAVAILABLE',
-      `Could not start the sign-in to "${server}": ${detail}`,
+      `Could not start the sign-in to "${server}": ${errorText(error)}`,
       { hint: 'check the server URL and that it supports OAuth (MCP authorization)', cause: error },
     );
   }

@@ -1,4 +1,5 @@
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/cli/output.js';
 import { createCliHarness, type CliHarness } from './cli-harness.js';
@@ -70,5 +71,39 @@ describe('a server that cannot start', () => {
     expect(tested.stderr).toContain(
       'Upstream "nobody" could not be reached: nothing is listening there (connection refused)',
     );
+  });
+
+  it('says a remote server refused the key, instead of an empty message', async () => {
+    // Answers every request as a server does to a wrong API key: 401, invalid_token.
+    const refusing = createHttpServer((_request, response) => {
+      response.writeHead(401, {
+        'www-authenticate': 'Bearer realm="test"',
+        'content-type': 'application/json',
+      });
+      response.end('{"error":"invalid_token"}');
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = refusing.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const added = await cli.run(
+        'mcp',
+        'add',
+        'keyed',
+        '--url',
+        url,
+        '--header',
+        'X-Api-Key: wrong',
+      );
+      expect(added.code, added.stderr).toBe(0);
+      const tested = await cli.run('mcp', 'test', 'keyed');
+      expect(tested.code).toBe(ExitCode.AUTH);
+      expect(tested.stderr).toContain(
+        'Upstream "keyed" refused Coffer\'s credentials: the server answered "invalid_token"',
+      );
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
@@ -36,5 +37,22 @@ describe('fromSdkError', () => {
     const closed = fromSdkError(new Error('x'), { ...context, closed: true });
     expect((closed as CofferError).code).toBe('UPSTREAM_UNAVAILABLE');
     expect((closed as CofferError).hint).toContain('coffer mcp test remote');
+  });
+
+  it('calls a refusal of our credentials AUTH_REQUIRED, with its OAuth code when it gave no words', () => {
+    // What the SDK throws for a 401 whose body is {"error":"invalid_token"}: an empty message.
+    const refused = fromSdkError(new InvalidTokenError(''), context) as CofferError;
+    expect(refused.code).toBe('AUTH_REQUIRED');
+    expect(refused.message).toBe(
+      'Upstream "remote" refused Coffer\'s credentials: the server answered "invalid_token"',
+    );
+    expect(refused.hint).toContain('coffer mcp login remote');
+    const worded = fromSdkError(new InvalidTokenError('token expired'), context) as CofferError;
+    expect(worded.message).toContain('token expired (the server answered "invalid_token")');
+  });
+
+  it('never leaves a message empty', () => {
+    const error = fromSdkError(new Error(''), context) as CofferError;
+    expect(error.message).toBe('Upstream "remote" failed: Error');
   });
 });
