@@ -16,7 +16,7 @@ import type {
 import { fromSdkError, isBrokenStream, type SdkErrorContext } from './rpc-error.js';
 import { RequestDeadline } from './request-deadline.js';
 import { relayValidator } from '../domain/relay-validator.js';
-import { StdioProcessTransport } from './stdio-process-transport.js';
+import { handshakeError, startReport } from './handshake-error.js';
 
 /** Accept any result object: a gateway relays verbatim (DESIGN.md §1). */
 const looseResult = z.looseObject({});
@@ -70,11 +70,9 @@ export class SdkUpstreamConnection implements UpstreamConnection {
       await connection.client.connect(options.transport, { timeout: options.connectTimeoutMs });
     } catch (error) {
       // Read before closing: closing ends the process, which would hide how it ended.
-      const ended = endedEarly(options.transport);
+      const report = startReport(options.transport);
       await connection.close();
-      if (isTimeout(error)) throw handshakeTimeout(options.server, options.connectTimeoutMs);
-      if (ended !== undefined) throw startFailed(options.server, ended, error);
-      throw fromSdkError(error, { server: options.server, closed: false, established: false });
+      throw handshakeError(options.server, error, report, options.connectTimeoutMs);
     } finally {
       options.signal?.removeEventListener('abort', abort);
     }
@@ -192,35 +190,4 @@ function progressTokenOf(params: JsonObject | undefined): ProgressToken | undefi
 /** What an upstream gets when it asks for something the client did not declare. */
 export function methodNotFound(method: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
-}
-
-function handshakeTimeout(server: string, timeoutMs: number): CofferError {
-  return new CofferError(
-    'UPSTREAM_TIMEOUT',
-    `Upstream "${server}" did not finish starting (MCP initialize) within ${timeoutMs / 1000} s`,
-    {
-      hint: `see logs/upstream-${server}.log; if it is only slow to start, raise COFFER_CONNECT_TIMEOUT_MS`,
-      data: { server },
-    },
-  );
-}
-
-/** How a stdio upstream ended during its handshake, when it did (undefined: still running). */
-function endedEarly(transport: Transport): string | undefined {
-  return transport instanceof StdioProcessTransport ? transport.startFailure.describe() : undefined;
-}
-
-function startFailed(server: string, why: string, cause: unknown): CofferError {
-  const notFound = why.startsWith('command not found');
-  return new CofferError('UPSTREAM_UNAVAILABLE', `Upstream "${server}" could not start: ${why}`, {
-    hint: notFound
-      ? `use an absolute path, or check PATH: a daemon started by a desktop app may not have your shell's PATH (\`coffer mcp show ${server}\`)`
-      : `see logs/upstream-${server}.log for all it wrote, and check its command, arguments and env with \`coffer mcp show ${server}\``,
-    data: { server },
-    cause,
-  });
 }

@@ -14,6 +14,7 @@ export class StartFailure {
   private tail = '';
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private spawnProblem: string | undefined;
+  private firstNoise: string | undefined;
 
   stderr(chunk: Buffer): void {
     this.tail = (this.tail + chunk.toString('utf8')).slice(-TAIL_BYTES);
@@ -21,6 +22,16 @@ export class StartFailure {
 
   exited(code: number | null, signal: NodeJS.Signals | null): void {
     this.exit = { code, signal };
+  }
+
+  /** A stdout line that is not JSON-RPC: the first one is the likeliest culprit. */
+  stdoutNoise(line: string): void {
+    this.firstNoise ??= line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}…` : line;
+  }
+
+  /** What it wrote on stdout that was not JSON-RPC, if anything. */
+  get noise(): string | undefined {
+    return this.firstNoise;
   }
 
   /** The spawn itself failed (ENOENT, EACCES): the command is wrong, not the server. */

@@ -133,6 +133,7 @@ export class StdioProcessTransport implements Transport {
       // A garbage line is the upstream's bug (often a stray console.log): note it in the
       // server's log, where its stderr goes, and keep reading; the next line may be fine.
       this.note(`ignored a line on stdout that is not JSON-RPC: ${quote(line)}`);
+      this.startFailure.stdoutNoise(line);
       this.onerror?.(error as Error);
       return;
     }

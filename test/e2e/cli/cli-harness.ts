@@ -28,7 +28,8 @@ export interface CliHarness {
  * A temporary Coffer home and a port block of its own (19000–19999, 10 ports), so
  * e2e runs never meet the user's daemon nor each other's.
  */
-export function createCliHarness(): CliHarness {
+/** `extraEnv` reaches the daemon too: the first command starts it with this environment. */
+export function createCliHarness(extraEnv: NodeJS.ProcessEnv = {}): CliHarness {
   const home = mkdtempSync(join(tmpdir(), 'coffer-e2e-cli-'));
   const first = 19_000 + Math.floor(Math.random() * 100) * 10;
   const env: NodeJS.ProcessEnv = {
@@ -36,6 +37,7 @@ export function createCliHarness(): CliHarness {
     COFFER_HOME: home,
     COFFER_PORT_RANGE: `${first}-${first + 9}`,
     NO_COLOR: '1',
+    ...extraEnv,
   };
   delete env['FORCE_COLOR'];
   delete env['COFFER_DEBUG'];

@@ -12,7 +12,9 @@ import { createCliHarness, type CliHarness } from './cli-harness.js';
  */
 let cli: CliHarness;
 beforeAll(() => {
-  cli = createCliHarness();
+  // Short, so the server that never answers fails in seconds (the default is 60 s), yet
+  // long enough for the others to exit on their own on a loaded machine.
+  cli = createCliHarness({ COFFER_CONNECT_TIMEOUT_MS: '8000' });
 });
 afterAll(async () => {
   await cli.close();
@@ -105,5 +107,16 @@ describe('a server that cannot start', () => {
       refusing.closeAllConnections();
       await new Promise((resolve) => refusing.close(resolve));
     }
+  });
+
+  it('quotes what a server printed on stdout instead of answering initialize', async () => {
+    const script = "console.log('Server ready on stdio!'); setInterval(() => {}, 1000)";
+    const added = await cli.run('mcp', 'add', 'chatty', '--', process.execPath, '-e', script);
+    expect(added.code, added.stderr).toBe(0);
+    const tested = await cli.run('mcp', 'test', 'chatty');
+    expect(tested.code).toBe(ExitCode.UNAVAILABLE);
+    expect(tested.stderr).toContain(
+      'did not finish starting (MCP initialize) within 8 s; it wrote "Server ready on stdio!" on stdout, which must carry only JSON-RPC',
+    );
   });
 });

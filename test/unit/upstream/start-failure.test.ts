@@ -68,4 +68,15 @@ describe('StartFailure', () => {
     denied.spawnFailed('./server', Object.assign(new Error('x'), { code: 'EACCES' }));
     expect(denied.describe()).toBe('command is not executable: ./server');
   });
+
+  it('keeps the first stdout line that was not JSON-RPC, cut to a readable length', () => {
+    const failure = new StartFailure();
+    expect(failure.noise).toBeUndefined();
+    failure.stdoutNoise('Server ready on stdio!');
+    failure.stdoutNoise('second line');
+    expect(failure.noise).toBe('Server ready on stdio!');
+    const long = new StartFailure();
+    long.stdoutNoise('y'.repeat(1000));
+    expect(long.noise).toMatch(/^y{300}…$/);
+  });
 });

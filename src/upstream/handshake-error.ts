@@ -1,0 +1,65 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CofferError } from '../domain/errors.js';
+import { fromSdkError } from './rpc-error.js';
+import { StdioProcessTransport } from './stdio-process-transport.js';
+
+/**
+ * Why an upstream's handshake (start + `initialize`) failed, said so a user can fix it:
+ * the command was not found, the process exited and said why on stderr, it wrote
+ * something other than JSON-RPC on stdout, or it took longer than COFFER_CONNECT_TIMEOUT_MS.
+ */
+
+/** What a stdio upstream showed during its handshake; read before closing it. */
+export interface StartReport {
+  /** How it ended, if it did on its own. */
+  readonly ended: string | undefined;
+  /** The first stdout line that was not JSON-RPC. */
+  readonly noise: string | undefined;
+}
+
+export function startReport(transport: Transport): StartReport {
+  if (!(transport instanceof StdioProcessTransport)) return { ended: undefined, noise: undefined };
+  return { ended: transport.startFailure.describe(), noise: transport.startFailure.noise };
+}
+
+export function handshakeError(
+  server: string,
+  error: unknown,
+  report: StartReport,
+  connectTimeoutMs: number,
+): Error {
+  if (isTimeout(error)) return timedOut(server, connectTimeoutMs, report.noise);
+  if (report.ended !== undefined) return startFailed(server, report.ended, error);
+  return fromSdkError(error, { server, closed: false, established: false });
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
+}
+
+function timedOut(server: string, timeoutMs: number, noise: string | undefined): CofferError {
+  const within = `Upstream "${server}" did not finish starting (MCP initialize) within ${timeoutMs / 1000} s`;
+  const message =
+    noise === undefined
+      ? within
+      : `${within}; it wrote ${JSON.stringify(noise)} on stdout, which must carry only JSON-RPC`;
+  return new CofferError('UPSTREAM_TIMEOUT', message, {
+    hint:
+      noise === undefined
+        ? `see logs/upstream-${server}.log; if it is only slow to start, raise COFFER_CONNECT_TIMEOUT_MS`
+        : `check that the command starts an MCP server over stdio (logs go to stderr); see logs/upstream-${server}.log`,
+    data: { server },
+  });
+}
+
+function startFailed(server: string, why: string, cause: unknown): CofferError {
+  const notFound = why.startsWith('command not found');
+  return new CofferError('UPSTREAM_UNAVAILABLE', `Upstream "${server}" could not start: ${why}`, {
+    hint: notFound
+      ? `use an absolute path, or check PATH: a daemon started by a desktop app may not have your shell's PATH (\`coffer mcp show ${server}\`)`
+      : `see logs/upstream-${server}.log for all it wrote, and check its command, arguments and env with \`coffer mcp show ${server}\``,
+    data: { server },
+    cause,
+  });
+}
