@@ -25,6 +25,8 @@ export interface DaemonSettings {
   readonly oauthRefreshSkewMs: number;
   /** An HTTPS Client ID Metadata Document describing Coffer, where one is published. */
   readonly oauthClientMetadataUrl: string | undefined;
+  /** How often the daemon checks that daemon.json still names it (daemon-file-guard.ts). */
+  readonly daemonFileCheckMs: number;
 }
 
 const variables = {
@@ -36,6 +38,7 @@ const variables = {
   // Longer than the shim's GET-stream retries (about 5 s), so a blip is not a vanished client.
   sessionGraceMs: ['COFFER_SESSION_GRACE_MS', 60_000],
   oauthRefreshSkewMs: ['COFFER_OAUTH_REFRESH_SKEW_MS', 60_000],
+  daemonFileCheckMs: ['COFFER_DAEMON_FILE_CHECK_MS', 2_000],
 } as const;
 
 const MAX_PROCESSES = ['COFFER_MAX_PROCESSES_PER_SERVER', 64] as const;
@@ -56,6 +59,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
       : DEFAULT_TOOLS_MODE,
     oauthRefreshSkewMs: positive(env, ...variables.oauthRefreshSkewMs),
     oauthClientMetadataUrl: httpsUrl(env, 'COFFER_OAUTH_CLIENT_METADATA_URL'),
+    daemonFileCheckMs: positive(env, ...variables.daemonFileCheckMs),
   };
 }
 

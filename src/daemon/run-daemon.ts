@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../domain/ports.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createDaemonApi } from './daemon-api.js';
 import { generateToken, removeOwnDaemonFile, writeDaemonFile } from './daemon-file.js';
+import { guardDaemonFile } from './daemon-file-guard.js';
 import type { CreateServices, DaemonServices } from './daemon-services.js';
 import { createDaemonRouter, createDaemonServer } from './http-server.js';
 import { bindFirstFreePort } from './port-binding.js';
@@ -42,6 +43,8 @@ export interface RunDaemonOptions {
    * exit once stopped. False (in-process tests): only `stop()` stops it.
    */
   readonly ownProcess?: boolean;
+  /** How often the daemon checks that daemon.json is still its own. Default 2 s. */
+  readonly daemonFileCheckMs?: number;
 }
 
 export interface DaemonHandle {
@@ -169,7 +172,10 @@ async function startDaemon(
     resolveStopped = resolve;
   });
   let exitCode = 0;
+  const guard: { current?: { stop(): void } } = {};
   const stop = async (reason = 'stop requested'): Promise<void> => {
+    // First: a guard still running after daemon.json is removed would write it again.
+    guard.current?.stop();
     await shutdown(reason);
     resolveStopped();
     if (ownProcess) {
@@ -228,6 +234,13 @@ async function startDaemon(
     await shutdown('could not write daemon.json');
     throw error;
   }
+  guard.current = guardDaemonFile({
+    paths,
+    record,
+    logger,
+    onReplaced: (pid) => void stop(`daemon ${pid} owns this home now`),
+    ...(options.daemonFileCheckMs === undefined ? {} : { intervalMs: options.daemonFileCheckMs }),
+  });
   const ui = new UiRoutes({ sessions: new BrowserSessions(port, clock), logger });
   daemonServer.serve(createDaemonRouter({ port, token, logger, services, api, ui }));
   logger.info({ port, mcpUrl: info.mcpUrl }, 'daemon listening');

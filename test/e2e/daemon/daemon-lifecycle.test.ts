@@ -84,7 +84,9 @@ describe('coffer start / status / stop', () => {
   });
 
   it('stop falls back to SIGTERM when the API refuses (token mismatch)', async () => {
-    const { home, env } = await userEnv();
+    const { home, env: base } = await userEnv();
+    // The daemon would write its own daemon.json back within 2 s: not during this test.
+    const env = { ...base, COFFER_DAEMON_FILE_CHECK_MS: '600000' };
     expect((await runCoffer(['start'], env)).code).toBe(0);
     const record = readDaemonJson(home)!;
     const pid = record['pid'] as number;
