@@ -6,7 +6,6 @@ import {
   assertBuilt,
   cofferEnv,
   freePortBlock,
-  makeHome,
   ProcessTracker,
   readDaemonJson,
   runCoffer,
@@ -20,15 +19,9 @@ const tracker = new ProcessTracker();
 beforeAll(() => assertBuilt());
 afterEach(() => tracker.cleanup());
 
-async function userEnv() {
-  const home = tracker.home(await makeHome());
-  const block = await freePortBlock(3);
-  return { home, block, env: cofferEnv({ home, portRange: block.env }) };
-}
-
 describe('coffer start / status / stop', () => {
   it('takes a relative COFFER_HOME from where coffer runs, not from the daemon', async () => {
-    const { home, block } = await userEnv();
+    const { home, block } = await tracker.userEnv();
     // The daemon discovery spawns runs in the user's home: it must get the same folder.
     const env = cofferEnv({ home: basename(home), portRange: block.env });
     const started = await runCoffer(['start'], env, 45_000, dirname(home));
@@ -40,7 +33,7 @@ describe('coffer start / status / stop', () => {
   });
 
   it('starts in the background, reports status, stops gracefully', async () => {
-    const { home, block, env } = await userEnv();
+    const { home, block, env } = await tracker.userEnv();
 
     const started = await runCoffer(['start'], env);
     expect(started.code, started.stderr).toBe(0);
@@ -84,7 +77,7 @@ describe('coffer start / status / stop', () => {
   });
 
   it('stop falls back to SIGTERM when the API refuses (token mismatch)', async () => {
-    const { home, env: base } = await userEnv();
+    const { home, env: base } = await tracker.userEnv();
     // The daemon would write its own daemon.json back within 2 s: not during this test.
     const env = { ...base, COFFER_DAEMON_FILE_CHECK_MS: '600000' };
     expect((await runCoffer(['start'], env)).code).toBe(0);
@@ -100,7 +93,7 @@ describe('coffer start / status / stop', () => {
   });
 
   it('stop signals a coffer-daemon that no longer accepts connections', async () => {
-    const { home, block, env } = await userEnv();
+    const { home, block, env } = await tracker.userEnv();
     const fake = tracker.child(spawnFakeDaemon());
     await waitForTitle(fake.pid!);
     writeFileSync(
@@ -121,7 +114,7 @@ describe('coffer start / status / stop', () => {
   });
 
   it('start fails with exit 5, naming the range, when every port is taken', async () => {
-    const { home, env } = await userEnv();
+    const { home, env } = await tracker.userEnv();
     const block = await freePortBlock(2);
     const { occupy, closeServer } = await import('../../integration/daemon/daemon-harness.js');
     const servers = await occupy(block);
@@ -137,7 +130,7 @@ describe('coffer start / status / stop', () => {
   });
 
   it('--version, --help and usage errors', async () => {
-    const { env } = await userEnv();
+    const { env } = await tracker.userEnv();
     const version = await runCoffer(['--version'], env);
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

@@ -5,9 +5,6 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isCofferDaemonProcess, isProcessAlive } from '../../../src/discovery/process-check.js';
 import {
   assertBuilt,
-  cofferEnv,
-  freePortBlock,
-  makeHome,
   ProcessTracker,
   readDaemonJson,
   runCoffer,
@@ -31,12 +28,6 @@ const PROMPT_MS = 20_000;
 
 beforeAll(() => assertBuilt());
 afterEach(() => tracker.cleanup());
-
-async function userEnv() {
-  const home = tracker.home(await makeHome());
-  const block = await freePortBlock(3);
-  return { home, env: cofferEnv({ home, portRange: block.env }) };
-}
 
 const validRecord = (pid: number, port = 1): string =>
   `${JSON.stringify({
@@ -113,7 +104,7 @@ const corruptions: Corruption[] = [
 
 describe.runIf(process.platform === 'linux')('a corrupted daemon.json', () => {
   it.each(corruptions)('$name: status explains, start recovers', async (corruption) => {
-    const { home, env } = await userEnv();
+    const { home, env } = await tracker.userEnv();
     const contents = corruption.contents();
     writeFileSync(join(home, 'daemon.json'), contents, { mode: 0o600 });
 
@@ -142,7 +133,7 @@ describe.runIf(process.platform === 'linux')('a corrupted daemon.json', () => {
   });
 
   it('a shim meeting garbage in daemon.json starts a daemon and serves', async () => {
-    const { home, env } = await userEnv();
+    const { home, env } = await tracker.userEnv();
     writeFileSync(join(home, 'daemon.json'), '{"version":1,"pid":', { mode: 0o600 });
     const client = ShimClient.spawn(env);
     tracker.child(client.child);

@@ -5,10 +5,7 @@ import { isCofferDaemonProcess, isProcessAlive } from '../../../src/discovery/pr
 import { eventually } from '../../support/eventually.js';
 import {
   assertBuilt,
-  cofferEnv,
   daemonPidsLogged,
-  freePortBlock,
-  makeHome,
   ProcessTracker,
   readDaemonJson,
   runCoffer,
@@ -26,9 +23,7 @@ beforeAll(() => assertBuilt());
 afterEach(() => tracker.cleanup());
 
 async function runningDaemon() {
-  const home = tracker.home(await makeHome());
-  const block = await freePortBlock(3);
-  const env = cofferEnv({ home, portRange: block.env });
+  const { home, env } = await tracker.userEnv();
   const started = await runCoffer(['start'], env);
   expect(started.code, started.stderr).toBe(0);
   const pid = readDaemonJson(home)?.['pid'] as number;

@@ -235,6 +235,13 @@ export class ProcessTracker {
     return home;
   }
 
+  /** A tracked temporary home, a free port block and the env a user would run with. */
+  async userEnv(ports = 3) {
+    const home = this.home(await makeHome());
+    const block = await freePortBlock(ports);
+    return { home, block, env: cofferEnv({ home, portRange: block.env }) };
+  }
+
   daemonPids(): number[] {
     const pids = new Set<number>();
     for (const home of this.homes) {
