@@ -39,10 +39,9 @@ async function daemonMode(extra: readonly string[]): Promise<number> {
     }
     const portRange = portRangeFromEnv();
     const paths = cofferPaths();
-    const [{ runDaemon }, { createServices }, { readSettings }] = await Promise.all([
+    const [{ runDaemon }, { createServices }] = await Promise.all([
       import('./daemon/run-daemon.js'),
       import('./daemon/services.js'),
-      import('./config/settings.js'),
     ]);
     const binaryPath = scriptPath();
     const handle = await runDaemon({
@@ -50,7 +49,6 @@ async function daemonMode(extra: readonly string[]): Promise<number> {
       portRange,
       createServices,
       ownProcess: true,
-      daemonFileCheckMs: readSettings().daemonFileCheckMs,
       ...(binaryPath === undefined ? {} : { binaryPath }),
     });
     process.stderr.write(`Coffer daemon listening on ${handle.info.mcpUrl} (pid ${process.pid})\n`);

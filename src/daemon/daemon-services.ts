@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CofferPaths } from '../config/home.js';
+import type { DaemonSettings } from '../config/settings.js';
 import type { Logger } from '../observability/logger.js';
 
 /**
@@ -28,6 +29,8 @@ export interface DaemonServicesContext {
   readonly logger: Logger;
   readonly port: number;
   readonly token: string;
+  /** Read once from the environment by runDaemon. */
+  readonly settings: DaemonSettings;
 }
 
 export type CreateServices = (context: DaemonServicesContext) => Promise<DaemonServices>;

@@ -14,6 +14,7 @@ import { CofferError } from '../domain/errors.js';
 import { systemClock, type Clock } from '../domain/ports.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createDaemonApi } from './daemon-api.js';
+import { readSettings, type DaemonSettings } from '../config/settings.js';
 import { generateToken, removeOwnDaemonFile, writeDaemonFile } from './daemon-file.js';
 import { guardDaemonFile } from './daemon-file-guard.js';
 import type { CreateServices, DaemonServices } from './daemon-services.js';
@@ -43,8 +44,8 @@ export interface RunDaemonOptions {
    * exit once stopped. False (in-process tests): only `stop()` stops it.
    */
   readonly ownProcess?: boolean;
-  /** How often the daemon checks that daemon.json is still its own. Default 2 s. */
-  readonly daemonFileCheckMs?: number;
+  /** The daemon's tunables; read from the environment when not given. */
+  readonly settings?: DaemonSettings;
 }
 
 export interface DaemonHandle {
@@ -140,8 +141,12 @@ async function startDaemon(
   const startedAt = clock.now();
 
   let services: DaemonServices;
+  let settings: DaemonSettings;
   try {
-    services = await options.createServices({ paths, logger, port, token });
+    // Read where the services used to read them: a bad value fails the start the same
+    // way (bound port closed, "daemon failed to start" logged for discovery to report).
+    settings = options.settings ?? readSettings();
+    services = await options.createServices({ paths, logger, port, token, settings });
   } catch (error) {
     server.close();
     throw error;
@@ -239,7 +244,7 @@ async function startDaemon(
     record,
     logger,
     onReplaced: (pid) => void stop(`daemon ${pid} owns this home now`),
-    ...(options.daemonFileCheckMs === undefined ? {} : { intervalMs: options.daemonFileCheckMs }),
+    intervalMs: settings.daemonFileCheckMs,
   });
   const ui = new UiRoutes({ sessions: new BrowserSessions(port, clock), logger });
   daemonServer.serve(createDaemonRouter({ port, token, logger, services, api, ui }));

@@ -1,5 +1,4 @@
 import { upstreamLogPath } from '../config/home.js';
-import { readSettings } from '../config/settings.js';
 import { createApiApp } from '../api/index.js';
 import {
   backendSelector,
@@ -32,8 +31,7 @@ import { portRangeFromEnv } from './port-range.js';
  * The composition root: store → upstream connector → gateway → API. The only place
  * that knows every implementation; each layer sees only the ports it needs.
  */
-export const createServices: CreateServices = async ({ paths, logger, port }) => {
-  const settings = readSettings();
+export const createServices: CreateServices = async ({ paths, logger, port, settings }) => {
   const clock = systemClock;
   const store = await openDatabase(paths.database, { logger });
   const repositories = createRepositories(store, clock);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cofferPaths } from '../../../src/config/home.js';
 import { ensurePrivateDir } from '../../../src/config/private-files.js';
+import { readSettings } from '../../../src/config/settings.js';
 import { createServices } from '../../../src/daemon/services.js';
 import type { DaemonServices } from '../../../src/daemon/daemon-services.js';
 import type { ConnectionTestResult, ServerCapabilities } from '../../../src/domain/ports.js';
@@ -40,7 +41,13 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'coffer-api-live-'));
   const paths = cofferPaths(home);
   ensurePrivateDir(paths.logsDir);
-  services = await createServices({ paths, logger: silentLogger(), port: 0, token: 'test' });
+  services = await createServices({
+    paths,
+    logger: silentLogger(),
+    port: 0,
+    token: 'test',
+    settings: readSettings(),
+  });
   await json(
     await call('POST', '/servers', {
       name: 'fake',
