@@ -16,11 +16,18 @@ export interface StartReport {
   readonly ended: string | undefined;
   /** The first stdout line that was not JSON-RPC. */
   readonly noise: string | undefined;
+  readonly commandNotFound: boolean;
 }
 
 export function startReport(transport: Transport): StartReport {
-  if (!(transport instanceof StdioProcessTransport)) return { ended: undefined, noise: undefined };
-  return { ended: transport.startFailure.describe(), noise: transport.startFailure.noise };
+  if (!(transport instanceof StdioProcessTransport))
+    return { ended: undefined, noise: undefined, commandNotFound: false };
+  const { startFailure } = transport;
+  return {
+    ended: startFailure.describe(),
+    noise: startFailure.noise,
+    commandNotFound: startFailure.commandNotFound,
+  };
 }
 
 export function handshakeError(
@@ -30,7 +37,8 @@ export function handshakeError(
   connectTimeoutMs: number,
 ): Error {
   if (isTimeout(error)) return timedOut(server, connectTimeoutMs, report.noise);
-  if (report.ended !== undefined) return startFailed(server, report.ended, error);
+  if (report.ended !== undefined)
+    return startFailed(server, report.ended, report.commandNotFound, error);
   return fromSdkError(error, { server, closed: false, established: false });
 }
 
@@ -53,10 +61,14 @@ function timedOut(server: string, timeoutMs: number, noise: string | undefined):
   });
 }
 
-function startFailed(server: string, why: string, cause: unknown): CofferError {
-  const notFound = why.startsWith('command not found');
+function startFailed(
+  server: string,
+  why: string,
+  commandNotFound: boolean,
+  cause: unknown,
+): CofferError {
   return new CofferError('UPSTREAM_UNAVAILABLE', `Upstream "${server}" could not start: ${why}`, {
-    hint: notFound
+    hint: commandNotFound
       ? `use an absolute path, or check PATH: a daemon started by a desktop app may not have your shell's PATH (\`coffer mcp show ${server}\`)`
       : `see logs/upstream-${server}.log for all it wrote, and check its command, arguments and env with \`coffer mcp show ${server}\``,
     data: { server },

@@ -15,9 +15,12 @@ export class StartFailure {
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private spawnProblem: string | undefined;
   private firstNoise: string | undefined;
+  private spawnCode: string | undefined;
 
   stderr(chunk: Buffer): void {
-    this.tail = (this.tail + chunk.toString('utf8')).slice(-TAIL_BYTES);
+    // Decode only what can stay: a flood of stderr passes through here chunk by chunk.
+    const kept = chunk.length > TAIL_BYTES ? chunk.subarray(chunk.length - TAIL_BYTES) : chunk;
+    this.tail = (this.tail + kept.toString('utf8')).slice(-TAIL_BYTES);
   }
 
   exited(code: number | null, signal: NodeJS.Signals | null): void {
@@ -26,7 +29,12 @@ export class StartFailure {
 
   /** A stdout line that is not JSON-RPC: the first one is the likeliest culprit. */
   stdoutNoise(line: string): void {
-    this.firstNoise ??= line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}…` : line;
+    this.firstNoise ??= clip(line);
+  }
+
+  /** The command itself is not there: a PATH problem more often than a typo. */
+  get commandNotFound(): boolean {
+    return this.spawnCode === 'ENOENT';
   }
 
   /** What it wrote on stdout that was not JSON-RPC, if anything. */
@@ -36,6 +44,7 @@ export class StartFailure {
 
   /** The spawn itself failed (ENOENT, EACCES): the command is wrong, not the server. */
   spawnFailed(command: string, error: NodeJS.ErrnoException): Error {
+    this.spawnCode = error.code;
     this.spawnProblem =
       error.code === 'ENOENT'
         ? `command not found: ${command}`
@@ -70,6 +79,9 @@ function lastLine(text: string): string | undefined {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !NOISE.test(line));
   const chosen = lines.findLast((line) => TELLING.test(line)) ?? lines.at(-1);
-  if (chosen === undefined) return undefined;
-  return chosen.length > QUOTED_CHARS ? `${chosen.slice(0, QUOTED_CHARS)}…` : chosen;
+  return chosen === undefined ? undefined : clip(chosen);
+}
+
+function clip(text: string): string {
+  return text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text;
 }
