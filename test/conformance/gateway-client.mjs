@@ -52,8 +52,12 @@ const env = {
   COFFER_OAUTH_CLIENT_METADATA_URL: 'https://conformance-test.local/client-metadata.json',
 };
 
+function run(args, input) {
+  return spawnSync(cofferNode, [coffer, ...args], { env, encoding: 'utf8', input });
+}
+
 function cli(args, input) {
-  const result = spawnSync(cofferNode, [coffer, ...args], { env, encoding: 'utf8', input });
+  const result = run(args, input);
   if (result.status !== 0) throw new Error(`coffer ${args.join(' ')}: ${result.stderr}`);
   return result.stdout;
 }
@@ -67,12 +71,10 @@ function register() {
   return cli(args, secret === undefined ? undefined : `${secret}\n`);
 }
 
+/** The aggregated list leaves a server that needs a sign-in out, so ask before acting. */
 function needsSignIn() {
-  const result = spawnSync(cofferNode, [coffer, 'mcp', 'test', 'conformance', '--json'], {
-    env,
-    encoding: 'utf8',
-  });
-  return result.stdout.includes('AUTH_REQUIRED') || result.stderr.includes('AUTH_REQUIRED');
+  const result = run(['mcp', 'test', 'conformance', '--json']);
+  return `${result.stdout}${result.stderr}`.includes('AUTH_REQUIRED');
 }
 
 /** `coffer mcp login --no-open`, with this script as the browser. */
@@ -152,15 +154,19 @@ async function actAsAgent() {
 async function main() {
   register();
   for (let signIns = 0; ; signIns += 1) {
-    try {
-      if (needsSignIn())
-        throw new McpError(-32011, 'sign-in needed', { coffer_code: 'AUTH_REQUIRED' });
-      await actAsAgent();
-      return;
-    } catch (error) {
-      if (!isAuthRequired(error) || signIns === MAX_SIGN_INS) throw error;
-      await signIn();
+    let refused = new Error('the server still needs a sign-in');
+    if (!needsSignIn()) {
+      try {
+        await actAsAgent();
+        return;
+      } catch (error) {
+        // A call refused for a missing scope (step-up) asks for another sign-in too.
+        if (!isAuthRequired(error)) throw error;
+        refused = error;
+      }
     }
+    if (signIns === MAX_SIGN_INS) throw refused;
+    await signIn();
   }
 }
 

@@ -82,7 +82,15 @@ export async function startFixtureHttp(
   }
 }
 
-function waitForPort(child: ChildProcess, log: () => string, timeoutMs: number): Promise<number> {
+/**
+ * Resolves with the port a child reports as `listening <port>` on stderr, which `log` must
+ * already be collecting (the fixture does this, and so does bench/loopback-listen.ts).
+ */
+export function waitForPort(
+  child: ChildProcess,
+  log: () => string,
+  timeoutMs: number,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const fail = (message: string): void => {
       cleanup();

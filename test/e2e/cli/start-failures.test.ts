@@ -1,7 +1,8 @@
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/cli/output.js';
+import { freePortRange } from '../../support/free-port-range.js';
 import { createCliHarness, type CliHarness } from './cli-harness.js';
 
 /**
@@ -19,19 +20,6 @@ beforeAll(() => {
 afterAll(async () => {
   await cli.close();
 });
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
-}
 
 async function addAndTest(name: string, command: string[]): Promise<string> {
   const added = await cli.run('mcp', 'add', name, '--', ...command);
@@ -65,7 +53,7 @@ describe('a server that cannot start', () => {
 
   it('says a remote server is not listening, instead of "fetch failed"', async () => {
     // A loopback port that was free a moment ago: the connection is refused at once.
-    const port = await closedPort();
+    const { lo: port } = await freePortRange(1);
     const added = await cli.run('mcp', 'add', 'nobody', '--url', `http://127.0.0.1:${port}/mcp`);
     expect(added.code, added.stderr).toBe(0);
     const tested = await cli.run('mcp', 'test', 'nobody');

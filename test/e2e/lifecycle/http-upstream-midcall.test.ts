@@ -5,6 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
 import { startFixtureHttp, type FixtureHttp } from '../../support/fixture-process.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { textOf } from '../../support/tool-result.js';
 
 /**
  * A loopback TCP relay in front of the upstream, so the test can swap the upstream
@@ -44,11 +45,6 @@ class SwitchingRelay {
     for (const socket of this.sockets) socket.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-function textOf(result: Record<string, unknown>): string {
-  const [first] = result['content'] as { text: string }[];
-  return first!.text;
 }
 
 describe('an HTTP upstream that goes away mid-call', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureHttp, type FixtureHttp } from '../../support/fixture-process.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { textOf } from '../../support/tool-result.js';
 
 /**
  * A Streamable HTTP upstream that restarts forgets every session and answers 404 to the
@@ -17,11 +18,6 @@ async function restart(fixture: FixtureHttp, how: 'SIGTERM' | 'SIGKILL'): Promis
   else process.kill(fixture.pid, 'SIGKILL');
   await fixture.exited;
   return startFixtureHttp(['--http', String(fixture.port)]);
-}
-
-function textOf(result: Record<string, unknown>): string {
-  const [first] = result['content'] as { text: string }[];
-  return first!.text;
 }
 
 describe('an HTTP upstream restarted between two calls', () => {

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitForExit } from '../../support/fixture-process.js';
+import { waitForExit, waitForPort } from '../../support/fixture-process.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { textOf } from '../../support/tool-result.js';
 
 /**
  * A remote server on the legacy HTTP+SSE transport (2024-11-05), served by a program nobody
@@ -32,20 +33,8 @@ async function startEverythingSse(port = 0): Promise<SseServer> {
   const exited = waitForExit(child);
   let log = '';
   child.stderr.setEncoding('utf8');
-  const listening = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not listening after 20 s:\n${log}`)), 20_000);
-    child.stderr.on('data', (chunk: string) => {
-      log += chunk;
-      const match = /^listening (\d+)$/m.exec(log);
-      if (match === null) return;
-      clearTimeout(timer);
-      resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server-everything exited with ${code}:\n${log}`));
-    });
-  }).catch(async (error: unknown) => {
+  child.stderr.on('data', (chunk: string) => (log += chunk));
+  const listening = await waitForPort(child, () => log, 20_000).catch(async (error: unknown) => {
     child.kill('SIGKILL');
     await exited;
     throw error;
@@ -57,11 +46,6 @@ async function stop(server: SseServer): Promise<void> {
   if (server.child.exitCode === null && server.child.signalCode === null)
     server.child.kill('SIGKILL');
   await server.exited;
-}
-
-function textOf(result: Record<string, unknown>): string {
-  const [first] = result['content'] as { text: string }[];
-  return first!.text;
 }
 
 describe('a legacy SSE upstream (server-everything)', () => {
