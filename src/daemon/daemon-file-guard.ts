@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { CofferPaths } from '../config/home.js';
-import { parseDaemonRecord, type DaemonRecord } from '../discovery/daemon-record.js';
+import type { DaemonRecord } from '../discovery/daemon-record.js';
 import { isCofferDaemonProcess } from '../discovery/process-check.js';
 import type { Logger } from '../observability/logger.js';
-import { writeDaemonFile } from './daemon-file.js';
+import { readDaemonRecord, writeDaemonFile } from './daemon-file.js';
 
 /**
  * daemon.json is how every client finds this daemon. If it goes (a clean-up script, a
@@ -44,7 +43,7 @@ export function guardDaemonFile(options: DaemonFileGuardOptions): { stop(): void
 /** One look at daemon.json, acting on what it finds. */
 export function checkDaemonFile(options: DaemonFileGuardOptions): GuardOutcome {
   const { paths, record, logger } = options;
-  const found = readRecord(paths);
+  const found = readDaemonRecord(paths);
   if (found?.token === record.token) return 'ours';
   const isDaemon = options.isDaemon ?? isCofferDaemonProcess;
   if (found !== undefined && found.pid !== record.pid && isDaemon(found.pid)) {
@@ -58,15 +57,4 @@ export function checkDaemonFile(options: DaemonFileGuardOptions): GuardOutcome {
     'daemon.json was not this daemon’s: written again',
   );
   return 'rewritten';
-}
-
-function readRecord(paths: CofferPaths): DaemonRecord | undefined {
-  let text: string;
-  try {
-    text = readFileSync(paths.daemonFile, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const parsed = parseDaemonRecord(text);
-  return parsed.ok ? parsed.record : undefined;
 }

@@ -18,19 +18,24 @@ export function writeDaemonFile(paths: CofferPaths, record: DaemonRecord): void 
   writePrivateFile(paths.daemonFile, serializeDaemonRecord(record));
 }
 
+/** The record daemon.json holds now; undefined when it is missing or not a record. */
+export function readDaemonRecord(paths: CofferPaths): DaemonRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(paths.daemonFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const parsed = parseDaemonRecord(text);
+  return parsed.ok ? parsed.record : undefined;
+}
+
 /**
  * Removes daemon.json if it is still this daemon's (same token): a newer daemon may
  * have replaced it while this one was shutting down. Returns whether it was removed.
  */
 export function removeOwnDaemonFile(paths: CofferPaths, token: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(paths.daemonFile, 'utf8');
-  } catch {
-    return false;
-  }
-  const parsed = parseDaemonRecord(text);
-  if (!parsed.ok || parsed.record.token !== token) return false;
+  if (readDaemonRecord(paths)?.token !== token) return false;
   try {
     unlinkSync(paths.daemonFile);
     return true;
