@@ -130,6 +130,7 @@ function daemonCpu(run: UpstreamRun): TargetCell {
   const shim = latencyOf(run, 'coffer-shim')?.cpu.relayUs ?? Number.NaN;
   const measured = [http, shim].filter(Number.isFinite);
   if (measured.length === 0) return NOT_MEASURED;
-  const detail = `/mcp ${ms(http / 1000)} ms, shim ${ms(shim / 1000)} ms`;
+  const show = (us: number): string => (Number.isFinite(us) ? `${ms(us / 1000)} ms` : '—');
+  const detail = `/mcp ${show(http)}, shim ${show(shim)}`;
   return verdict(detail, Math.max(...measured) <= 250);
 }
