@@ -1,7 +1,8 @@
 /**
  * The per-upstream summary at the top of the report: every target in one table, with its
  * latency, its calls/s at 16 sessions, and what its relay process (Coffer's daemon,
- * mcp-hub) costs per call in CPU and holds in memory.
+ * mcp-hub) costs per call in CPU and holds in memory. "Sequential" figures come from the
+ * latency rounds (one session, one call at a time), the others from the throughput level.
  */
 import { count, mb, ms, table } from './format.js';
 import type { UpstreamRun } from './suite.js';
@@ -35,11 +36,11 @@ export function sideBySideSection(run: UpstreamRun): string {
         'p50 ms',
         'p99 ms',
         `calls/s, ${at}`,
-        'relay CPU µs/call, 1 session',
+        'relay CPU µs/call, sequential',
         `relay CPU µs/call, ${at}`,
         'shim CPU µs/call',
         'bench client CPU µs/call',
-        `relay RSS, 1 session / ${at}`,
+        `relay RSS, sequential / ${at}`,
       ],
       rows,
     ),
