@@ -11,7 +11,9 @@ import { comparedLevel, levelOf } from './throughput.js';
 
 export function sideBySideSection(run: UpstreamRun): string {
   const sessions = comparedLevel(run.throughput ?? []);
-  const at = Number.isFinite(sessions) ? `${sessions} session${sessions === 1 ? '' : 's'}` : '—';
+  const at = Number.isFinite(sessions)
+    ? `${sessions} session${sessions === 1 ? '' : 's'}`
+    : 'no throughput run';
   const rows = (run.latency ?? []).map((latency) => {
     const level = levelOf(run.throughput, latency.target, sessions);
     const failed = latency.failure !== undefined;
