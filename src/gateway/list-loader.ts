@@ -87,7 +87,9 @@ async function fetchOnce(
   });
   try {
     const work = (async () => {
-      const connection = await deps.pool.get(server);
+      const pending = deps.pool.get(server);
+      if (deps.pool.isConnecting(server.name)) deps.states.starting(server.name, pending);
+      const connection = await pending;
       used.connection = connection;
       try {
         return await fetchList(connection, kind, deps.listTimeoutMs);

@@ -13,6 +13,8 @@ interface Entry {
   needsSignIn: boolean;
   /** When its connections ended on their own, most recent last (within CRASH_WINDOW_MS). */
   crashes: number[];
+  /** Connects in progress (one per pool that is starting it): 'starting' while any is. */
+  starting: Set<Promise<unknown>>;
 }
 
 /** Three unexpected exits within a minute is a crash loop, not bad luck. */
@@ -47,11 +49,13 @@ export class ServerStates {
       ? 'needs-sign-in'
       : this.recentCrashes(entry) >= CRASH_LOOP_AT
         ? 'crash-loop'
-        : entry.failedSinceSuccess
-          ? 'error'
-          : entry.live > 0
-            ? 'running'
-            : 'idle';
+        : entry.starting.size > 0
+          ? 'starting'
+          : entry.failedSinceSuccess
+            ? 'error'
+            : entry.live > 0
+              ? 'running'
+              : 'idle';
     return { state, last_error: entry.lastError, counts: entry.counts };
   }
 
@@ -92,6 +96,25 @@ export class ServerStates {
     entry.failedSinceSuccess = false;
     entry.lastError = null;
     this.report(server, before);
+  }
+
+  /**
+   * A connect to `server` is in progress: the server shows 'starting' until `connect`
+   * settles (connected, or failed: the failure itself is reported by `failed`).
+   */
+  starting(server: string, connect: Promise<unknown>): void {
+    const before = this.snapshot(server);
+    const entry = this.entry(server);
+    entry.starting.add(connect);
+    this.report(server, before);
+    const settled = (): void => {
+      const current = this.entries.get(server);
+      if (current === undefined || !current.starting.has(connect)) return;
+      const beforeEnd = this.snapshot(server);
+      current.starting.delete(connect);
+      this.report(server, beforeEnd);
+    };
+    connect.then(settled, settled);
   }
 
   connected(server: string): void {
@@ -160,6 +183,7 @@ export class ServerStates {
         failedSinceSuccess: false,
         needsSignIn: false,
         crashes: [],
+        starting: new Set(),
       };
       this.entries.set(server, entry);
     }

@@ -59,6 +59,11 @@ export class UpstreamPool {
     await current?.close();
   }
 
+  /** True while a connect to `server` is in progress (spawning, handshaking, backing off). */
+  isConnecting(server: string): boolean {
+    return this.connecting.has(server);
+  }
+
   servers(): string[] {
     return [...this.connections.keys()];
   }

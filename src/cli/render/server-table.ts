@@ -15,6 +15,8 @@ function stateCell(state: ServerState, colors: Colors): string {
       return colors.red(state);
     case 'needs-sign-in':
       return colors.yellow(state);
+    case 'starting':
+      return colors.yellow('starting…');
     case 'disabled':
       return colors.dim(state);
     case 'idle':

@@ -13,6 +13,8 @@ export interface SessionNotifier {
 
 export type ServerState =
   | 'idle'
+  /** Its process or connection is being started (a first `npx -y` may download for a minute). */
+  | 'starting'
   | 'running'
   | 'error'
   | 'crash-loop'

@@ -5,7 +5,13 @@
  */
 export type Transport = 'stdio' | 'http' | 'sse';
 export type ServerState =
-  'idle' | 'running' | 'error' | 'crash-loop' | 'disabled' | 'needs-sign-in';
+  | 'idle'
+  | 'starting'
+  | 'running'
+  | 'error'
+  | 'crash-loop'
+  | 'disabled'
+  | 'needs-sign-in';
 export type CapabilityType = 'tool' | 'prompt' | 'resource' | 'resource_template';
 
 export interface Counts {

@@ -2,6 +2,7 @@ import type { ServerState } from '../api/types.js';
 
 const LABELS: Record<ServerState, string> = {
   idle: 'Idle',
+  starting: 'Starting…',
   running: 'Running',
   error: 'Error',
   'crash-loop': 'Crash loop',
