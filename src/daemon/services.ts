@@ -16,6 +16,7 @@ import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories, openDatabase } from '../store/index.js';
+import { startSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
 import { trackProcesses } from './process-records.js';
@@ -33,6 +34,8 @@ import { portRangeFromEnv } from './port-range.js';
  */
 export const createServices: CreateServices = async ({ paths, logger, port, settings }) => {
   const clock = systemClock;
+  // Asked now, in the background: only a first stdio spawn waits for it (bounded).
+  const searchPath = startSearchPath(process.env, process.platform);
   const store = await openDatabase(paths.database, { logger });
   const repositories = createRepositories(store, clock);
   const activity = new ActivityWriter({
@@ -84,6 +87,7 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
     resolveSecrets: createSecretResolver(secrets),
     processes: trackProcesses(repositories.upstreamProcesses, logger),
     authProvider: oauth.authProvider,
+    searchPath: () => searchPath,
   });
 
   const registry = new RegistrySnapshot(repositories.servers);

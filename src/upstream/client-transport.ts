@@ -12,6 +12,8 @@ export interface TransportOptions {
   /** Extra env / headers resolved at connect time (secrets); never stored. */
   readonly extraEnv?: Readonly<Record<string, string>>;
   readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** The PATH a stdio upstream's command is found on (src/upstream/login-shell-path.ts). */
+  readonly searchPath?: string;
   /** A stdio upstream's process started / ended (for the orphan sweep's records). */
   readonly onSpawn?: (pid: number) => void;
   readonly onExit?: (pid: number) => void;
@@ -47,6 +49,7 @@ function stdioTransport(definition: ServerDefinition, options: TransportOptions)
     args: definition.args,
     env: { ...definition.env, ...options.extraEnv },
     ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
+    ...(options.searchPath === undefined ? {} : { searchPath: options.searchPath }),
     ...(log === undefined ? {} : { onStderr: (chunk: Buffer) => log.write(chunk) }),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     ...(options.onExit === undefined ? {} : { onExit: options.onExit }),

@@ -4,6 +4,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReader } from '../domain/line-reader.js';
+import { launchFor } from './process-launch.js';
 import { terminateGroup } from './process-group.js';
 import { StartFailure } from './start-failure.js';
 
@@ -22,6 +23,8 @@ export interface StdioProcessOptions {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** The PATH the command is found on (the login shell's, merged); the inherited one when absent. */
+  readonly searchPath?: string;
   /**
    * Receives stderr; it is always drained so a chatty child never blocks. Notes about
    * stdout lines that were not JSON-RPC arrive here too, so they land in the same log.
@@ -60,11 +63,24 @@ export class StdioProcessTransport implements Transport {
     this.cutOff = false;
     this.reader = this.newReader();
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, [...this.options.args], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+      const env = {
+        ...getDefaultEnvironment(),
+        ...(this.options.searchPath === undefined ? {} : { PATH: this.options.searchPath }),
+        ...this.options.env,
+      };
+      const launch = launchFor(this.options.command, this.options.args, {
+        platform: process.platform,
+        searchPath: env['PATH'],
+        pathExt: process.env['PATHEXT'],
+        comSpec: process.env['ComSpec'],
+        ...(this.options.cwd === undefined ? {} : { cwd: this.options.cwd }),
+      });
+      const child = spawn(launch.command, [...launch.args], {
+        env,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
+        windowsVerbatimArguments: launch.windowsVerbatimArguments,
         ...(this.options.cwd === undefined ? {} : { cwd: this.options.cwd }),
       });
       this.child = child;

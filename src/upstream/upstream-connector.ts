@@ -25,6 +25,11 @@ export interface UpstreamConnectorOptions {
   /** Records each stdio upstream process for the orphan sweep. */
   readonly processes?: ProcessTracker;
   /** The OAuth provider of a remote server (undefined: none, e.g. a static Authorization header). */
+  /**
+   * The PATH stdio commands are found on: the login shell's merged with the inherited
+   * one, asked once at daemon start (bounded); the inherited PATH when absent.
+   */
+  readonly searchPath?: () => Promise<string | undefined>;
   readonly authProvider?: (definition: ServerDefinition) => OAuthClientProvider | undefined;
 }
 
@@ -52,8 +57,11 @@ export class SdkUpstreamConnector implements UpstreamConnector {
     const commandLine = [definition.command ?? '', ...definition.args].join(' ');
     const authProvider =
       definition.transport === 'stdio' ? undefined : this.options.authProvider?.(definition);
+    const searchPath =
+      definition.transport === 'stdio' ? await this.options.searchPath?.() : undefined;
     const transport = createClientTransport(definition, {
       ...secrets,
+      ...(searchPath === undefined ? {} : { searchPath }),
       ...(authProvider === undefined ? {} : { authProvider }),
       ...(logPath === undefined ? {} : { stderrLogPath: logPath }),
       ...(processes === undefined
