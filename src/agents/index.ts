@@ -37,3 +37,4 @@ export {
 export { planRestore, applyRestore, type RestorePlan } from './restore.js';
 export { listBackups, type BackupInfo } from './backups.js';
 export { readState, updateState, isAt, type ImportRecord } from './agent-state.js';
+export { checkShims, type ShimCheck } from './shim-check.js';

@@ -4,6 +4,7 @@ import type {
   CapabilityCatalog,
   Clock,
   DaemonEvents,
+  DoctorSource,
   OAuthSignIn,
   PreferenceRepository,
   SecretStore,
@@ -37,4 +38,6 @@ export interface ApiServices {
   readonly events?: DaemonEvents;
   /** OAuth sign-in of remote servers (/servers/:name/login); the routes answer 404 when absent. */
   readonly oauth?: OAuthSignIn;
+  /** The daemon's health report (GET /doctor); the route answers 404 when absent. */
+  readonly doctor?: DoctorSource;
 }

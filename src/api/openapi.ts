@@ -129,6 +129,13 @@ const operations: Record<string, Record<string, Operation>> = {
       stream: true,
     },
   },
+  '/doctor': {
+    get: {
+      summary:
+        'Health report (coffer doctor): versions, port, keychain, per server its command, state, last start and error; findings with stable codes and fixes',
+      ok: [200, 'DoctorReport'],
+    },
+  },
   '/ui/login-code': {
     post: {
       summary: 'One-time browser login code (bearer token only)',

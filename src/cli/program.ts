@@ -4,6 +4,7 @@ import type { CliContext } from './cli-context.js';
 import { registerActivityCommand } from './commands/activity-command.js';
 import { registerAgentsCommands } from './commands/agents-commands.js';
 import { registerDaemonCommands } from './commands/daemon-commands.js';
+import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerLogsCommand } from './commands/logs-command.js';
 import { registerMcpCommands } from './commands/mcp-commands.js';
 import { registerSecretsCommands } from './commands/secrets-commands.js';
@@ -38,6 +39,7 @@ export function createProgram(context: CliContext): Command {
   registerLogsCommand(program, context);
   registerToolsCommands(program, context);
   registerUiCommand(program, context);
+  registerDoctorCommand(program, context);
 
   return program;
 }

@@ -29,6 +29,8 @@ export interface DaemonServicesContext {
   readonly logger: Logger;
   readonly port: number;
   readonly token: string;
+  /** When this daemon started (daemon.json's started_at). */
+  readonly startedAt: Date;
   /** Read once from the environment by runDaemon. */
   readonly settings: DaemonSettings;
 }

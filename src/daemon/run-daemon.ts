@@ -146,7 +146,7 @@ async function startDaemon(
     // Read where the services used to read them: a bad value fails the start the same
     // way (bound port closed, "daemon failed to start" logged for discovery to report).
     settings = options.settings ?? readSettings();
-    services = await options.createServices({ paths, logger, port, token, settings });
+    services = await options.createServices({ paths, logger, port, token, settings, startedAt });
   } catch (error) {
     server.close();
     throw error;

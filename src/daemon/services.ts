@@ -18,6 +18,7 @@ import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories, openDatabase } from '../store/index.js';
 import { startSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
+import { findCommand } from '../config/command-lookup.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
@@ -26,13 +27,20 @@ import type { CreateServices } from './daemon-services.js';
 import { EventBus } from './event-bus.js';
 import { handleOAuthCallback } from './oauth-callback.js';
 import { createOAuthServices } from './oauth-services.js';
+import { createDoctor } from './doctor.js';
 import { portRangeFromEnv } from './port-range.js';
 
 /**
  * The composition root: store → upstream connector → gateway → API. The only place
  * that knows every implementation; each layer sees only the ports it needs.
  */
-export const createServices: CreateServices = async ({ paths, logger, port, settings }) => {
+export const createServices: CreateServices = async ({
+  paths,
+  logger,
+  port,
+  settings,
+  startedAt,
+}) => {
   const clock = systemClock;
   // Asked now, in the background: only a first stdio spawn waits for it (bounded).
   const searchPath = startSearchPath(process.env, process.platform);
@@ -153,6 +161,22 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
     events,
     toolSearch,
     oauth: oauth.signIn,
+    doctor: createDoctor({
+      servers: repositories.servers,
+      states,
+      secrets,
+      searchPath: () => searchPath,
+      findCommand: (command, path, cwd) =>
+        findCommand(command, {
+          platform: process.platform,
+          searchPath: path,
+          pathExt: process.env['PATHEXT'],
+          ...(cwd === undefined ? {} : { cwd }),
+        }),
+      daemon: { pid: process.pid, port, startedAt },
+      versions: { coffer: version, node: process.version },
+      platform: process.platform,
+    }),
   });
 
   return {

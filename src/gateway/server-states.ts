@@ -15,6 +15,8 @@ interface Entry {
   crashes: number[];
   /** Connects in progress (one per pool that is starting it): 'starting' while any is. */
   starting: Set<Promise<unknown>>;
+  /** When the last successful start finished and how long it took (`coffer doctor`). */
+  lastStart: { at: string; ms: number } | null;
 }
 
 /** Three unexpected exits within a minute is a crash loop, not bad luck. */
@@ -107,14 +109,25 @@ export class ServerStates {
     const entry = this.entry(server);
     entry.starting.add(connect);
     this.report(server, before);
-    const settled = (): void => {
+    const began = this.clock.now().getTime();
+    const settled = (ok: boolean): void => {
       const current = this.entries.get(server);
       if (current === undefined || !current.starting.has(connect)) return;
       const beforeEnd = this.snapshot(server);
       current.starting.delete(connect);
+      const now = this.clock.now();
+      if (ok) current.lastStart = { at: now.toISOString(), ms: now.getTime() - began };
       this.report(server, beforeEnd);
     };
-    connect.then(settled, settled);
+    connect.then(
+      () => settled(true),
+      () => settled(false),
+    );
+  }
+
+  /** The last successful start seen by this daemon, or null. */
+  lastStart(server: string): { readonly at: string; readonly ms: number } | null {
+    return this.entries.get(server)?.lastStart ?? null;
   }
 
   connected(server: string): void {
@@ -184,6 +197,7 @@ export class ServerStates {
         needsSignIn: false,
         crashes: [],
         starting: new Set(),
+        lastStart: null,
       };
       this.entries.set(server, entry);
     }

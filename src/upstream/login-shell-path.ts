@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { searchDirectories } from './command-lookup.js';
+import { searchDirectories } from '../config/command-lookup.js';
 
 /**
  * The PATH the user's terminal has. An app started from the Dock, Finder or a desktop

@@ -1,4 +1,4 @@
-import { findCommand, type CommandLookupOptions } from './command-lookup.js';
+import { findCommand, type CommandLookupOptions } from '../config/command-lookup.js';
 
 /**
  * What to spawn for a server's command. Everywhere but Windows: the command itself.

@@ -47,6 +47,7 @@ beforeAll(async () => {
     port: 0,
     token: 'test',
     settings: readSettings(),
+    startedAt: new Date(),
   });
   await json(
     await call('POST', '/servers', {

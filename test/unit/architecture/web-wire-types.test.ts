@@ -6,6 +6,7 @@ import type {
   CapabilityListing,
   ConnectionTestResult,
   DaemonEvent,
+  DoctorReport,
   ServerCapabilities,
   ServerStatus,
 } from '../../../src/domain/ports.js';
@@ -30,5 +31,9 @@ describe('the web UI reads what the daemon sends', () => {
     expectTypeOf<ActivityEntry>().toExtend<Web.ActivityEntry>();
     expectTypeOf<SecretView>().toExtend<Web.SecretRow>();
     expectTypeOf<DaemonEvent>().toExtend<Web.DaemonEvent>();
+  });
+
+  it('the doctor report', () => {
+    expectTypeOf<DoctorReport>().toExtend<Web.DoctorReport>();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCommand } from '../../../src/upstream/command-lookup.js';
+import { findCommand } from '../../../src/config/command-lookup.js';
 import { escapeArgument, launchFor } from '../../../src/upstream/process-launch.js';
 
 /** A fake Windows disk: these files exist, nothing else does. */

@@ -113,3 +113,53 @@ export type DaemonEvent =
     }
   | { readonly type: 'server.state'; readonly server: string; readonly status: ServerStatus }
   | { readonly type: 'activity.recorded'; readonly entry: ActivityEntry };
+
+/** GET /api/v1/doctor: the daemon's health report (`coffer doctor` adds the agents). */
+export type FindingCode =
+  | 'NODE_VERSION'
+  | 'DAEMON_NOT_RUNNING'
+  | 'KEYCHAIN_FALLBACK'
+  | 'COMMAND_NOT_FOUND'
+  | 'SECRET_MISSING'
+  | 'SERVER_FAILING'
+  | 'SERVER_NEEDS_SIGN_IN'
+  | 'AGENT_SHIM_BROKEN'
+  | 'AGENT_CONFIG_UNREADABLE';
+
+export interface DoctorFinding {
+  readonly code: FindingCode;
+  /** `fail`: broken (`coffer doctor` exits non-zero); `warn`: worth knowing. */
+  readonly level: 'warn' | 'fail';
+  /** `node`, `daemon`, `keychain`, a server name or an agent id. */
+  readonly subject: string;
+  readonly message: string;
+  readonly fix: string | null;
+}
+
+export interface DoctorServer {
+  readonly name: string;
+  readonly transport: string;
+  readonly enabled: boolean;
+  readonly state: ServerState;
+  readonly command: string | null;
+  /** Where the command resolves on the daemon's search PATH; null: not found, or remote. */
+  readonly command_path: string | null;
+  readonly started_at: string | null;
+  readonly start_ms: number | null;
+  readonly last_error: ServerStatus['last_error'];
+}
+
+export interface DoctorReport {
+  readonly coffer_version: string;
+  readonly node_version: string;
+  readonly platform: string;
+  readonly daemon: { readonly pid: number; readonly port: number; readonly started_at: string };
+  readonly keychain: {
+    readonly backend: 'keychain' | 'file';
+    readonly location?: string;
+    readonly reason?: string;
+  };
+  readonly search_path: string | null;
+  readonly servers: readonly DoctorServer[];
+  readonly findings: readonly DoctorFinding[];
+}

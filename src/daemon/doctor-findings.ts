@@ -1,0 +1,104 @@
+import type { DoctorFinding, DoctorServer, SecretRef } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+
+/**
+ * The rules of `coffer doctor`: from what the daemon knows of a server, what is broken
+ * and what to type to fix it. Pure, so every rule is unit-tested on its own.
+ */
+
+/** The oldest Node Coffer supports (package.json engines). */
+const MIN_NODE: readonly [number, number] = [20, 19];
+
+export function nodeFinding(version: string): DoctorFinding | undefined {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  const [needMajor, needMinor] = MIN_NODE;
+  if (major > needMajor || (major === needMajor && minor >= needMinor)) return undefined;
+  return {
+    code: 'NODE_VERSION',
+    level: 'fail',
+    subject: 'node',
+    message: `Node ${version} is older than Coffer needs (${needMajor}.${needMinor} or newer)`,
+    fix: `install Node ${needMajor}.${needMinor} or newer, then restart Coffer: coffer stop`,
+  };
+}
+
+function quoted(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What to type for a server whose last error has this code. */
+function fixForError(server: string, code: string): string {
+  switch (code) {
+    case 'UPSTREAM_TIMEOUT':
+      return `it did not answer in time; a first \`npx -y\` download can take minutes: run its command once in a terminal, or raise COFFER_CONNECT_TIMEOUT_MS, then: coffer mcp test ${server}`;
+    case 'AUTH_REQUIRED':
+      return `coffer mcp login ${server}`;
+    case 'SECRET_NOT_FOUND':
+      return `coffer secrets list --server ${server}, then coffer secrets set ${server} --env <NAME>`;
+    case 'PROCESS_LIMIT_REACHED':
+      return 'close idle agent sessions, or raise COFFER_MAX_PROCESSES_PER_SERVER';
+    default:
+      return `read why in its log: coffer logs --upstream ${server}; then retry: coffer mcp test ${server}`;
+  }
+}
+
+export function serverFindings(
+  record: ServerRecord,
+  server: DoctorServer,
+  storedSecrets: readonly SecretRef[],
+): DoctorFinding[] {
+  if (!record.enabled) return [];
+  const findings: DoctorFinding[] = [];
+  const name = record.name;
+  if (record.transport === 'stdio' && server.command_path === null) {
+    const command = record.command ?? '';
+    findings.push({
+      code: 'COMMAND_NOT_FOUND',
+      level: 'fail',
+      subject: name,
+      message: `command not found: ${command} (not on the PATH Coffer searches)`,
+      fix: `install ${command}, or register its full path (in a terminal: command -v ${quoted(command)}): coffer mcp remove ${name}, then coffer mcp add ${name} -- <full path> …`,
+    });
+  }
+  findings.push(...missingSecrets(record, storedSecrets));
+  if (server.state === 'needs-sign-in') {
+    findings.push({
+      code: 'SERVER_NEEDS_SIGN_IN',
+      level: 'fail',
+      subject: name,
+      message: `${name} needs a sign-in before it can be used`,
+      fix: `coffer mcp login ${name}`,
+    });
+  } else if (server.state === 'error' || server.state === 'crash-loop') {
+    const error = server.last_error;
+    findings.push({
+      code: 'SERVER_FAILING',
+      level: 'fail',
+      subject: name,
+      message:
+        server.state === 'crash-loop'
+          ? `${name} keeps exiting right after it starts${error === null ? '' : `: ${error.message}`}`
+          : (error?.message ?? `${name} failed`),
+      fix: fixForError(name, error?.code ?? 'UPSTREAM_UNAVAILABLE'),
+    });
+  }
+  return findings;
+}
+
+function missingSecrets(record: ServerRecord, stored: readonly SecretRef[]): DoctorFinding[] {
+  const has = (kind: 'env' | 'header', name: string): boolean =>
+    stored.some((ref) => ref.server === record.name && ref.kind === kind && ref.name === name);
+  const wanted = [
+    ...record.secret_env.map((name) => ({ kind: 'env' as const, name })),
+    ...record.secret_headers.map((name) => ({ kind: 'header' as const, name })),
+  ];
+  return wanted
+    .filter((secret) => !has(secret.kind, secret.name))
+    .map((secret) => ({
+      code: 'SECRET_MISSING' as const,
+      level: 'fail' as const,
+      subject: record.name,
+      message: `the secret ${secret.kind === 'env' ? 'env var' : 'header'} ${secret.name} of ${record.name} is not set`,
+      fix: `coffer secrets set ${record.name} --${secret.kind} ${secret.name}`,
+    }));
+}

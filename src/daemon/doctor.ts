@@ -1,0 +1,101 @@
+import type {
+  DoctorFinding,
+  DoctorReport,
+  DoctorServer,
+  DoctorSource,
+  SecretStore,
+  ServerRepository,
+  ServerStatus,
+} from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import { nodeFinding, serverFindings } from './doctor-findings.js';
+
+export interface DoctorDeps {
+  readonly servers: Pick<ServerRepository, 'list'>;
+  readonly states: {
+    status(server: string): ServerStatus;
+    lastStart(server: string): { readonly at: string; readonly ms: number } | null;
+  };
+  readonly secrets: Pick<SecretStore, 'backend' | 'list'>;
+  /** The PATH stdio commands are found on (asked of the login shell at start). */
+  readonly searchPath: () => Promise<string | undefined>;
+  /** Where a command resolves on that PATH (src/config/command-lookup.ts), or undefined. */
+  readonly findCommand: (
+    command: string,
+    searchPath: string | undefined,
+    cwd: string | undefined,
+  ) => string | undefined;
+  readonly daemon: { readonly pid: number; readonly port: number; readonly startedAt: Date };
+  readonly versions: { readonly coffer: string; readonly node: string };
+  readonly platform: string;
+}
+
+/** The daemon's half of `coffer doctor` (GET /api/v1/doctor); the CLI adds the agents. */
+export function createDoctor(deps: DoctorDeps): DoctorSource {
+  return {
+    report: async () => {
+      const [records, keychain, searchPath] = await Promise.all([
+        deps.servers.list(),
+        deps.secrets.backend(),
+        deps.searchPath(),
+      ]);
+      // The keychain may be locked or absent: the report still comes, without secrets.
+      const stored = await deps.secrets.list().catch(() => []);
+      const servers = records.map((record) => describeServer(deps, record, searchPath));
+      const findings: DoctorFinding[] = [];
+      const node = nodeFinding(deps.versions.node);
+      if (node !== undefined) findings.push(node);
+      if (keychain.backend === 'file')
+        findings.push({
+          code: 'KEYCHAIN_FALLBACK',
+          level: 'warn',
+          subject: 'keychain',
+          message: `secrets are kept in ${keychain.location ?? 'a file'} (mode 0600), not the OS keychain${keychain.reason === undefined ? '' : `: ${keychain.reason}`}`,
+          fix: 'to use the OS keychain, install and unlock it (Linux: a Secret Service such as gnome-keyring), then restart Coffer: coffer stop',
+        });
+      records.forEach((record, index) => {
+        const server = servers[index];
+        if (server !== undefined) findings.push(...serverFindings(record, server, stored));
+      });
+      const report: DoctorReport = {
+        coffer_version: deps.versions.coffer,
+        node_version: deps.versions.node,
+        platform: deps.platform,
+        daemon: {
+          pid: deps.daemon.pid,
+          port: deps.daemon.port,
+          started_at: deps.daemon.startedAt.toISOString(),
+        },
+        keychain,
+        search_path: searchPath ?? null,
+        servers,
+        findings,
+      };
+      return report;
+    },
+  };
+}
+
+function describeServer(
+  deps: DoctorDeps,
+  record: ServerRecord,
+  searchPath: string | undefined,
+): DoctorServer {
+  const status = deps.states.status(record.name);
+  const start = deps.states.lastStart(record.name);
+  const command = record.transport === 'stdio' ? (record.command ?? '') : null;
+  return {
+    name: record.name,
+    transport: record.transport,
+    enabled: record.enabled,
+    state: record.enabled ? status.state : 'disabled',
+    command,
+    command_path:
+      command === null
+        ? null
+        : (deps.findCommand(command, record.env['PATH'] ?? searchPath, record.cwd) ?? null),
+    started_at: start?.at ?? null,
+    start_ms: start?.ms ?? null,
+    last_error: status.last_error,
+  };
+}

@@ -1,0 +1,73 @@
+/** `coffer doctor` and GET /api/v1/doctor: what is set up, what is broken, and the fix. */
+import type { ServerState } from './catalog-ports.js';
+import type { SecretBackendInfo } from './secret-store-port.js';
+
+/** `fail`: something is broken and `coffer doctor` exits non-zero; `warn`: worth knowing. */
+export type FindingLevel = 'warn' | 'fail';
+
+/**
+ * Stable codes: scripts and the UI may match on them. Listed in docs/DOCTOR.md.
+ * Server findings carry the server's name in `subject`; agent findings the agent's id.
+ */
+export const findingCodes = [
+  'NODE_VERSION',
+  'DAEMON_NOT_RUNNING',
+  'KEYCHAIN_FALLBACK',
+  'COMMAND_NOT_FOUND',
+  'SECRET_MISSING',
+  'SERVER_FAILING',
+  'SERVER_NEEDS_SIGN_IN',
+  'AGENT_SHIM_BROKEN',
+  'AGENT_CONFIG_UNREADABLE',
+] as const;
+export type FindingCode = (typeof findingCodes)[number];
+
+export interface DoctorFinding {
+  readonly code: FindingCode;
+  readonly level: FindingLevel;
+  /** What the finding is about: `node`, `daemon`, `keychain`, a server or an agent name. */
+  readonly subject: string;
+  readonly message: string;
+  /** What to do about it, a command when there is one; null when nothing is to be done. */
+  readonly fix: string | null;
+}
+
+export interface DoctorServer {
+  readonly name: string;
+  readonly transport: string;
+  readonly enabled: boolean;
+  readonly state: ServerState;
+  /** A stdio server's command as registered; null for remote servers. */
+  readonly command: string | null;
+  /** The file it resolves to on the daemon's search PATH; null when not found or remote. */
+  readonly command_path: string | null;
+  /** When its last successful start finished, and how long that start took. */
+  readonly started_at: string | null;
+  readonly start_ms: number | null;
+  readonly last_error: {
+    readonly code: string;
+    readonly message: string;
+    readonly at: string;
+  } | null;
+}
+
+/** What the daemon knows about itself; the CLI adds its own findings (agents) to it. */
+export interface DoctorReport {
+  readonly coffer_version: string;
+  readonly node_version: string;
+  readonly platform: string;
+  readonly daemon: {
+    readonly pid: number;
+    readonly port: number;
+    readonly started_at: string;
+  };
+  readonly keychain: SecretBackendInfo;
+  /** The PATH stdio commands are found on (the login shell's, merged with the inherited one). */
+  readonly search_path: string | null;
+  readonly servers: readonly DoctorServer[];
+  readonly findings: readonly DoctorFinding[];
+}
+
+export interface DoctorSource {
+  report(): Promise<DoctorReport>;
+}
