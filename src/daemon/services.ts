@@ -16,7 +16,7 @@ import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories, openDatabase } from '../store/index.js';
-import { startSearchPath } from '../upstream/login-shell-path.js';
+import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { findCommand } from '../config/command-lookup.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
@@ -42,8 +42,8 @@ export const createServices: CreateServices = async ({
   startedAt,
 }) => {
   const clock = systemClock;
-  // Asked now, in the background: only a first stdio spawn waits for it (bounded).
-  const searchPath = startSearchPath(process.env, process.platform);
+  // The login shell's PATH, asked only when a command is not on the inherited one.
+  const searchPath = createSearchPath(process.env, process.platform);
   const store = await openDatabase(paths.database, { logger });
   const repositories = createRepositories(store, clock);
   const activity = new ActivityWriter({
@@ -95,7 +95,7 @@ export const createServices: CreateServices = async ({
     resolveSecrets: createSecretResolver(secrets),
     processes: trackProcesses(repositories.upstreamProcesses, logger),
     authProvider: oauth.authProvider,
-    searchPath: () => searchPath,
+    searchPath: (command) => searchPath.forCommand(command),
   });
 
   const registry = new RegistrySnapshot(repositories.servers);
@@ -165,7 +165,7 @@ export const createServices: CreateServices = async ({
       servers: repositories.servers,
       states,
       secrets,
-      searchPath: () => searchPath,
+      searchPath: () => searchPath.merged(),
       findCommand: (command, path, cwd) =>
         findCommand(command, {
           platform: process.platform,

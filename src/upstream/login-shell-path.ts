@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { searchDirectories } from '../config/command-lookup.js';
+import { findCommand, searchDirectories } from '../config/command-lookup.js';
 
 /**
  * The PATH the user's terminal has. An app started from the Dock, Finder or a desktop
@@ -17,7 +17,7 @@ export interface LoginShellPathOptions {
 }
 
 const MARK = '__COFFER_PATH__';
-const DEFAULT_TIMEOUT_MS = 3_000;
+const DEFAULT_TIMEOUT_MS = 5_000;
 
 export async function loginShellPath(options: LoginShellPathOptions): Promise<string | undefined> {
   // Windows apps get the user's PATH from the registry: there is nothing to ask.
@@ -58,6 +58,9 @@ function runShell(shell: string, args: readonly string[], timeoutMs: number): Pr
   return new Promise((resolve, reject) => {
     const child = spawn(shell, [...args], {
       stdio: ['ignore', 'pipe', 'ignore'],
+      // Its own session, no terminal: an interactive shell that finds the caller's
+      // terminal tries to take it over and is stopped (SIGTTOU) until the timeout.
+      detached: true,
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
       windowsHide: true,
@@ -66,12 +69,17 @@ function runShell(shell: string, args: readonly string[], timeoutMs: number): Pr
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       if (output.length < 64 * 1024) output += chunk;
+      // Done once the value is out: something an rc file started in the background may
+      // hold stdout open long after the shell itself is gone.
+      if (output.split(MARK).length >= 3) {
+        child.stdout.destroy();
+        resolve(output);
+      }
     });
     child.once('error', reject);
-    child.once('close', (code, signal) => {
+    child.once('exit', (code, signal) => {
       if (signal !== null) reject(new Error(`login shell ended by ${signal}`));
-      else if (code !== 0 && !output.includes(MARK))
-        reject(new Error(`login shell exited ${code}`));
+      else if (!output.includes(MARK)) reject(new Error(`login shell exited ${code}`));
       else resolve(output);
     });
   });
@@ -79,7 +87,7 @@ function runShell(shell: string, args: readonly string[], timeoutMs: number): Pr
 
 /**
  * Starts asking the login shell now and resolves the merged PATH when it answered or
- * gave up: the daemon calls this at start and awaits it only before a first spawn.
+ * gave up (`coffer doctor` shows it).
  */
 export function startSearchPath(
   env: Readonly<Record<string, string | undefined>>,
@@ -89,4 +97,47 @@ export function startSearchPath(
   return loginShellPath({ platform, shell: env['SHELL'], ...options }).then((login) =>
     mergeSearchPaths(env['PATH'], login, platform),
   );
+}
+
+export interface SearchPath {
+  /**
+   * The PATH to spawn `command` with: undefined (keep the inherited one) when the
+   * inherited PATH finds it or it names a file; else the merged login-shell PATH.
+   */
+  forCommand(command: string): Promise<string | undefined>;
+  /** The merged PATH; asks the login shell (once) if nobody did yet. */
+  merged(): Promise<string | undefined>;
+}
+
+/**
+ * The login shell is asked lazily, once, the first time a command is not on the
+ * inherited PATH: a daemon started from a terminal (or by tests) never pays for it,
+ * and one started from a GUI app pays once, bounded by the timeout.
+ */
+export function createSearchPath(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: string,
+  options: Pick<LoginShellPathOptions, 'run' | 'timeoutMs'> & {
+    readonly isRunnable?: (path: string, platform: string) => boolean;
+  } = {},
+): SearchPath {
+  let merged: Promise<string | undefined> | undefined;
+  const ask = (): Promise<string | undefined> =>
+    (merged ??= startSearchPath(env, platform, options));
+  return {
+    merged: ask,
+    forCommand: async (command) => {
+      const hasDirectory = platform === 'win32' ? /[\\/]/.test(command) : command.includes('/');
+      if (command === '' || hasDirectory) return undefined;
+      const found = findCommand(command, {
+        platform,
+        searchPath: env['PATH'],
+        pathExt: env['PATHEXT'],
+        ...(options.isRunnable === undefined ? {} : { isRunnable: options.isRunnable }),
+      });
+      if (found !== undefined) return undefined;
+      const path = await ask();
+      return path === env['PATH'] ? undefined : path;
+    },
+  };
 }

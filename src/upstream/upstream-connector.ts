@@ -26,10 +26,10 @@ export interface UpstreamConnectorOptions {
   readonly processes?: ProcessTracker;
   /** The OAuth provider of a remote server (undefined: none, e.g. a static Authorization header). */
   /**
-   * The PATH stdio commands are found on: the login shell's merged with the inherited
-   * one, asked once at daemon start (bounded); the inherited PATH when absent.
+   * The PATH a stdio command is spawned with: undefined keeps the inherited one; for a
+   * command it does not find, the login shell's merged in (src/upstream/login-shell-path.ts).
    */
-  readonly searchPath?: () => Promise<string | undefined>;
+  readonly searchPath?: (command: string) => Promise<string | undefined>;
   readonly authProvider?: (definition: ServerDefinition) => OAuthClientProvider | undefined;
 }
 
@@ -58,7 +58,9 @@ export class SdkUpstreamConnector implements UpstreamConnector {
     const authProvider =
       definition.transport === 'stdio' ? undefined : this.options.authProvider?.(definition);
     const searchPath =
-      definition.transport === 'stdio' ? await this.options.searchPath?.() : undefined;
+      definition.transport === 'stdio'
+        ? await this.options.searchPath?.(definition.command ?? '')
+        : undefined;
     const transport = createClientTransport(definition, {
       ...secrets,
       ...(searchPath === undefined ? {} : { searchPath }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createSearchPath,
   loginShellPath,
   mergeSearchPaths,
   startSearchPath,
@@ -58,5 +59,44 @@ describe("the login shell's PATH", () => {
       timeoutMs: 10_000,
     });
     expect(merged?.split(':')).toEqual(expect.arrayContaining(['/usr/bin', '/bin']));
+  });
+});
+
+describe('asking the login shell only when needed', () => {
+  const env = { SHELL: '/bin/zsh', PATH: '/usr/bin:/bin' };
+  const onDisk = (path: string) => ['/usr/bin/node', '/Users/me/.nvm/bin/npx'].includes(path);
+
+  function counted() {
+    let calls = 0;
+    const run = () => {
+      calls += 1;
+      return Promise.resolve('__COFFER_PATH__/Users/me/.nvm/bin:/usr/bin__COFFER_PATH__');
+    };
+    return { run, calls: () => calls };
+  }
+
+  it('keeps the inherited PATH for a command it finds, and for a path to a file', async () => {
+    const shell = counted();
+    const search = createSearchPath(env, 'darwin', { run: shell.run, isRunnable: onDisk });
+    expect(await search.forCommand('node')).toBeUndefined();
+    expect(await search.forCommand('/opt/server/bin/run')).toBeUndefined();
+    expect(shell.calls()).toBe(0);
+  });
+
+  it('asks once, for the first command the inherited PATH lacks, and merges', async () => {
+    const shell = counted();
+    const search = createSearchPath(env, 'darwin', { run: shell.run, isRunnable: onDisk });
+    expect(await search.forCommand('npx')).toBe('/Users/me/.nvm/bin:/usr/bin:/bin');
+    expect(await search.forCommand('uvx')).toBe('/Users/me/.nvm/bin:/usr/bin:/bin');
+    expect(await search.merged()).toBe('/Users/me/.nvm/bin:/usr/bin:/bin');
+    expect(shell.calls()).toBe(1);
+  });
+
+  it('keeps the inherited PATH when the shell has nothing to add', async () => {
+    const search = createSearchPath(env, 'linux', {
+      run: () => Promise.reject(new Error('timed out')),
+      isRunnable: () => false,
+    });
+    expect(await search.forCommand('npx')).toBeUndefined();
   });
 });
