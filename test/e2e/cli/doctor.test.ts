@@ -1,0 +1,123 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoctorOutput } from '../../../src/cli/render/doctor-lines.js';
+import { ExitCode } from '../../../src/cli/output.js';
+import { eventually } from '../../support/eventually.js';
+import { createCliHarness, FIXTURE, type CliHarness } from './cli-harness.js';
+
+/**
+ * `coffer doctor` against a real daemon, and a command that only the user's login shell
+ * finds: a fake $SHELL answers `-ilc` with a PATH holding a folder the inherited PATH
+ * lacks, as nvm or Homebrew do for a daemon a GUI app started.
+ */
+let cli: CliHarness;
+let scratch: string;
+let shellBin: string;
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'coffer-e2e-doctor-'));
+  shellBin = join(scratch, 'login-bin');
+  mkdirSync(shellBin);
+  const server = join(shellBin, 'coffer-test-mcp-server');
+  writeFileSync(server, `#!/bin/sh\nexec "${process.execPath}" "${FIXTURE}" "$@"\n`);
+  chmodSync(server, 0o755);
+  const shell = join(scratch, 'fake-login-shell');
+  writeFileSync(
+    shell,
+    `#!/bin/sh\necho 'welcome banner'\nprintf '__COFFER_PATH__%s__COFFER_PATH__' '${shellBin}:/usr/bin:/bin'\n`,
+  );
+  chmodSync(shell, 0o755);
+  const home = join(scratch, 'user-home');
+  mkdirSync(join(home, '.cursor'), { recursive: true });
+  // Cursor still points at a checkout that was moved away.
+  writeFileSync(
+    join(home, '.cursor', 'mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        coffer: { command: process.execPath, args: [join(scratch, 'moved', 'coffer.js'), 'shim'] },
+      },
+    }),
+  );
+  cli = createCliHarness({ SHELL: shell, HOME: home });
+});
+afterAll(async () => {
+  await cli.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function doctorJson(): Promise<{ code: number; output: DoctorOutput }> {
+  const result = await cli.run('doctor', '--json');
+  return { code: result.code, output: JSON.parse(result.stdout) as DoctorOutput };
+}
+
+describe('coffer doctor', () => {
+  it("starts a server whose command only the login shell's PATH has", async () => {
+    expect(process.env['PATH']?.includes(shellBin)).toBe(false);
+    const added = await cli.run('mcp', 'add', 'viashell', '--', 'coffer-test-mcp-server');
+    expect(added.code, added.stderr).toBe(0);
+    const tested = await cli.run('mcp', 'test', 'viashell');
+    expect(tested.code, tested.stderr).toBe(0);
+  });
+
+  it('reports the set-up as JSON, and what is broken with its fix', async () => {
+    await cli.run('mcp', 'add', 'ghost', '--', 'coffer-no-such-command');
+    const { code, output } = await doctorJson();
+    expect(code).toBe(ExitCode.GENERIC);
+    expect(output.ok).toBe(false);
+    expect(output.daemon?.pid).toEqual(expect.any(Number));
+    expect(output.node_version).toBe(process.version);
+    expect(output.search_path?.split(':')[0]).toBe(shellBin);
+    expect(output.servers).toEqual([
+      expect.objectContaining({ name: 'ghost', command_path: null }),
+      expect.objectContaining({
+        name: 'viashell',
+        command_path: join(shellBin, 'coffer-test-mcp-server'),
+      }),
+    ]);
+    expect(output.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'COMMAND_NOT_FOUND', subject: 'ghost', level: 'fail' }),
+        expect.objectContaining({
+          code: 'AGENT_SHIM_BROKEN',
+          subject: 'cursor',
+          fix: 'coffer agents install cursor',
+        }),
+      ]),
+    );
+    expect(output.agents).toEqual([expect.objectContaining({ id: 'cursor', shim_ok: false })]);
+  });
+
+  it('says the same in words', async () => {
+    const result = await cli.run('doctor');
+    expect(result.code).toBe(ExitCode.GENERIC);
+    expect(result.stdout).toContain('ghost: idle, coffer-no-such-command → not found');
+    expect(result.stdout).toContain('COMMAND_NOT_FOUND (ghost): command not found');
+    expect(result.stdout).toContain('fix: coffer agents install cursor');
+  });
+
+  it('exits 0 once nothing is broken', async () => {
+    expect((await cli.run('mcp', 'remove', 'ghost')).code).toBe(0);
+    rmSync(join(cli.env['HOME'] ?? '', '.cursor'), { recursive: true, force: true });
+    const { code, output } = await doctorJson();
+    expect(output.findings.filter((finding) => finding.level === 'fail')).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it("shows 'starting' while a slow server starts, then its counts", async () => {
+    const slow = `setTimeout(() => import(${JSON.stringify(FIXTURE)}), 1500)`;
+    expect((await cli.run('mcp', 'add', 'slow', '--', process.execPath, '-e', slow)).code).toBe(0);
+    const listing = cli.run('mcp', 'list', '--tree');
+    await eventually(async () => {
+      const { stdout } = await cli.run('mcp', 'list');
+      expect(stdout).toMatch(/slow .*starting…/);
+    });
+    expect((await listing).code).toBe(0);
+    const { stdout } = await cli.run('mcp', 'list', '--json');
+    const servers = (
+      JSON.parse(stdout) as { servers: { name: string; status: { state: string } }[] }
+    ).servers;
+    expect(servers.find((server) => server.name === 'slow')?.status.state).not.toBe('starting');
+  });
+});

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { createDoctor, type DoctorDeps } from '../../../src/daemon/doctor.js';
+import { nodeFinding } from '../../../src/daemon/doctor-findings.js';
+import { CofferError } from '../../../src/domain/errors.js';
+import type { SecretRef } from '../../../src/domain/ports.js';
+import type { ServerRecord } from '../../../src/domain/server-definition.js';
+import { ServerStates } from '../../../src/gateway/server-states.js';
+
+const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+
+function record(name: string, fields: Partial<ServerRecord> = {}): ServerRecord {
+  return {
+    name,
+    transport: 'stdio',
+    command: 'npx',
+    args: ['-y', name],
+    env: {},
+    headers: {},
+    secret_env: [],
+    secret_headers: [],
+    enabled: true,
+    auto_enable_new_capabilities: true,
+    id: 1,
+    created_at: '',
+    updated_at: '',
+    ...fields,
+  } as ServerRecord;
+}
+
+function doctor(records: ServerRecord[], overrides: Partial<DoctorDeps> = {}) {
+  const states = new ServerStates(clock);
+  const stored: SecretRef[] = [];
+  const deps: DoctorDeps = {
+    servers: { list: () => Promise.resolve(records) },
+    states,
+    secrets: {
+      backend: () => Promise.resolve({ backend: 'keychain' }),
+      list: () => Promise.resolve(stored),
+    },
+    searchPath: () => Promise.resolve('/usr/bin'),
+    findCommand: (command) => (command === 'npx' ? '/usr/bin/npx' : undefined),
+    daemon: { pid: 42, port: 8000, startedAt: new Date('2026-01-01T00:00:00Z') },
+    versions: { coffer: '1.2.3', node: 'v22.1.0' },
+    platform: 'linux',
+    ...overrides,
+  };
+  return { report: () => createDoctor(deps).report(), states, stored };
+}
+
+describe('the doctor report', () => {
+  it('reports a healthy set-up without findings', async () => {
+    const { report } = doctor([
+      record('files'),
+      record('web', {
+        transport: 'http',
+        command: undefined,
+        url: 'https://x/mcp',
+      } as Partial<ServerRecord>),
+    ]);
+    const result = await report();
+    expect(result).toMatchObject({
+      coffer_version: '1.2.3',
+      node_version: 'v22.1.0',
+      daemon: { pid: 42, port: 8000, started_at: '2026-01-01T00:00:00.000Z' },
+      keychain: { backend: 'keychain' },
+      search_path: '/usr/bin',
+      findings: [],
+    });
+    expect(result.servers).toEqual([
+      expect.objectContaining({
+        name: 'files',
+        command: 'npx',
+        command_path: '/usr/bin/npx',
+        state: 'idle',
+      }),
+      expect.objectContaining({ name: 'web', command: null, command_path: null }),
+    ]);
+  });
+
+  it('says which command is not found, with the fix', async () => {
+    const { report } = doctor([record('ghost', { command: 'uvx' })]);
+    const [finding] = (await report()).findings;
+    expect(finding).toMatchObject({
+      code: 'COMMAND_NOT_FOUND',
+      level: 'fail',
+      subject: 'ghost',
+      message: expect.stringContaining('command not found: uvx'),
+      fix: expect.stringContaining('coffer mcp add ghost -- <full path>'),
+    });
+  });
+
+  it('names the secret to set, never a value', async () => {
+    const { report, stored } = doctor([
+      record('github', { secret_env: ['GITHUB_TOKEN', 'OTHER'] }),
+    ]);
+    stored.push({ server: 'github', kind: 'env', name: 'OTHER' });
+    const findings = (await report()).findings;
+    expect(findings).toEqual([
+      expect.objectContaining({
+        code: 'SECRET_MISSING',
+        subject: 'github',
+        fix: 'coffer secrets set github --env GITHUB_TOKEN',
+      }),
+    ]);
+  });
+
+  it('gives the last error and a fix that fits its code', async () => {
+    const { report, states } = doctor([
+      record('slow'),
+      record('remote'),
+      record('off', { enabled: false, command: 'nothing' }),
+    ]);
+    states.failed(
+      'slow',
+      new CofferError('UPSTREAM_TIMEOUT', 'Upstream "slow" did not answer in time'),
+    );
+    states.failed('remote', new CofferError('AUTH_REQUIRED', 'sign in'));
+    const result = await report();
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        code: 'SERVER_FAILING',
+        subject: 'slow',
+        message: 'Upstream "slow" did not answer in time',
+        fix: expect.stringContaining('COFFER_CONNECT_TIMEOUT_MS'),
+      }),
+      expect.objectContaining({ code: 'SERVER_NEEDS_SIGN_IN', fix: 'coffer mcp login remote' }),
+    ]);
+    // A disabled server is shown as such and is not a problem.
+    expect(result.servers[2]).toMatchObject({ state: 'disabled', command_path: null });
+  });
+
+  it("shows a server's last start and how long it took", async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const states = new ServerStates({ now: () => new Date(now) });
+    const { report } = doctor([record('files')], { states });
+    let started!: () => void;
+    states.starting('files', new Promise<void>((resolve) => (started = resolve)));
+    expect((await report()).servers[0]?.state).toBe('starting');
+    now += 2_500;
+    started();
+    await Promise.resolve();
+    expect((await report()).servers[0]).toMatchObject({
+      started_at: '2026-01-01T00:00:02.500Z',
+      start_ms: 2_500,
+    });
+  });
+
+  it('warns when secrets live in the fallback file, and still reports when listing them fails', async () => {
+    const { report } = doctor([record('files', { secret_env: ['KEY'] })], {
+      secrets: {
+        backend: () =>
+          Promise.resolve({
+            backend: 'file',
+            location: '/home/me/.coffer/secrets.json',
+            reason: 'no keychain',
+          }),
+        list: () => Promise.reject(new Error('locked')),
+      },
+    });
+    const codes = (await report()).findings.map((finding) => [finding.code, finding.level]);
+    expect(codes).toEqual([
+      ['KEYCHAIN_FALLBACK', 'warn'],
+      ['SECRET_MISSING', 'fail'],
+    ]);
+  });
+
+  it('fails a Node older than 20.19', () => {
+    expect(nodeFinding('v20.19.0')).toBeUndefined();
+    expect(nodeFinding('v22.0.0')).toBeUndefined();
+    expect(nodeFinding('v20.18.3')).toMatchObject({ code: 'NODE_VERSION', level: 'fail' });
+    expect(nodeFinding('v18.20.0')).toMatchObject({ code: 'NODE_VERSION' });
+  });
+});
