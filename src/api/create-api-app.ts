@@ -4,6 +4,7 @@ import { silentLogger } from '../observability/logger.js';
 import { activityRoutes } from './activity-routes.js';
 import type { ApiServices } from './api-services.js';
 import { capabilityRoutes } from './capability-routes.js';
+import { configRoutes } from './config-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { errorResponse } from './error-response.js';
 import { eventRoutes } from './event-routes.js';
@@ -39,6 +40,7 @@ export function createApiApp(services: ApiServices): Hono {
   app.route('/', toolSearchRoutes(services));
   app.route('/', eventRoutes(services));
   app.route('/', doctorRoutes(services));
+  app.route('/', configRoutes(services));
   app.route('/', openApiRoutes());
   // A route of its own rather than notFound(): it keeps answering JSON when the daemon
   // mounts this app inside its own, whose notFound would otherwise win.

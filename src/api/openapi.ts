@@ -136,6 +136,26 @@ const operations: Record<string, Record<string, Operation>> = {
       ok: [200, 'DoctorReport'],
     },
   },
+  '/config': {
+    get: {
+      summary:
+        'The declarative configuration (docs/CONFIG.md): servers and switches, secrets by name only',
+      ok: [200, 'ConfigFile'],
+    },
+  },
+  '/config/import': {
+    post: {
+      summary: 'Import a configuration: returns the plan, applied unless dry_run',
+      query: [
+        {
+          name: 'dry_run',
+          description: '1: only say what would change',
+          schema: { enum: ['1', 'true'] },
+        },
+      ],
+      ok: [200, '{dry_run, changes, missing_secrets, kept}'],
+    },
+  },
   '/ui/login-code': {
     post: {
       summary: 'One-time browser login code (bearer token only)',

@@ -3,6 +3,7 @@ import { packageVersion } from '../discovery/package-info.js';
 import type { CliContext } from './cli-context.js';
 import { registerActivityCommand } from './commands/activity-command.js';
 import { registerAgentsCommands } from './commands/agents-commands.js';
+import { registerConfigCommands } from './commands/config-commands.js';
 import { registerDaemonCommands } from './commands/daemon-commands.js';
 import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerLogsCommand } from './commands/logs-command.js';
@@ -40,6 +41,7 @@ export function createProgram(context: CliContext): Command {
   registerToolsCommands(program, context);
   registerUiCommand(program, context);
   registerDoctorCommand(program, context);
+  registerConfigCommands(program, context);
 
   return program;
 }

@@ -1,0 +1,69 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { ConfigImportPlan } from '../../domain/config-plan.js';
+import { CofferError } from '../../domain/errors.js';
+import { decodeJsonText } from '../../domain/json-text.js';
+import type { CliContext } from '../cli-context.js';
+import { colorsFor } from '../render/colors.js';
+import { renderImportPlan } from '../render/config-plan-lines.js';
+
+function readConfigFile(file: string): unknown {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new CofferError('NOT_FOUND', `Cannot read ${file}`, {
+      hint: 'give the path of a file written by `coffer config export`',
+      cause: error,
+    });
+  }
+  const decoded = decodeJsonText(bytes);
+  if (!decoded.ok)
+    throw new CofferError('INVALID_INPUT', `${file} is not JSON: ${decoded.message}`, {
+      hint: 'docs/CONFIG.md describes the format',
+    });
+  return decoded.value;
+}
+
+/** `coffer config export [--file F]` and `coffer config import <file> [--dry-run] [--json]`. */
+export function registerConfigCommands(program: Command, context: CliContext): void {
+  const config = program
+    .command('config')
+    .description('keep your servers and switches in a file (dotfiles): export, import');
+
+  config
+    .command('export')
+    .description('print the configuration as JSON (secrets by name only, never values)')
+    .option('--file <path>', 'write it to this file instead of stdout')
+    .action(async (options: { file?: string }) => {
+      const api = await context.api();
+      const text = `${JSON.stringify(await api.get<unknown>('/config'), null, 2)}\n`;
+      if (options.file === undefined) {
+        context.stdout.write(text);
+        return;
+      }
+      writeFileSync(options.file, text);
+      context.stderr.write(`Wrote ${options.file}\n`);
+    });
+
+  config
+    .command('import')
+    .description('add or update the servers of a config file; --dry-run shows the changes only')
+    .argument('<file>', 'a file written by `coffer config export`')
+    .option('--dry-run', 'show what would change, change nothing')
+    .option('--json', 'print the plan as JSON')
+    .action(async (file: string, options: { dryRun?: boolean; json?: boolean }) => {
+      const document = readConfigFile(file);
+      const api = await context.api();
+      const query = options.dryRun === true ? '?dry_run=1' : '';
+      const plan = await api.post<ConfigImportPlan & { dry_run: boolean }>(
+        `/config/import${query}`,
+        document,
+      );
+      context.stdout.write(
+        options.json === true
+          ? `${JSON.stringify(plan, null, 2)}\n`
+          : renderImportPlan(plan, plan.dry_run, colorsFor(context.stdout, context.env)),
+      );
+    });
+}

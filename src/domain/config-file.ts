@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { capabilityTypes, type CapabilityPreference, type CapabilityType } from './capability.js';
+import { DEFINITION_FIELDS, type CapabilitySwitches } from './config-plan.js';
+import { CofferError } from './errors.js';
+import {
+  serverDefinitionSchema,
+  type ServerDefinition,
+  type ServerRecord,
+} from './server-definition.js';
+
+/**
+ * The declarative configuration a user keeps in dotfiles (`coffer config export` /
+ * `import`, docs/CONFIG.md): servers by name, each with its definition and the
+ * capability switches that differ from its default. Secrets appear by NAME only
+ * (`secret_env`, `secret_headers`): values stay in the keychain of each machine.
+ */
+export const CONFIG_VERSION = 1;
+
+type Switches = CapabilitySwitches;
+
+export interface ConfigServer extends Omit<ServerDefinition, 'name'> {
+  /** Capabilities switched away from the server's default (auto_enable_new_capabilities). */
+  readonly capabilities?: Switches;
+}
+
+export interface ConfigFile {
+  readonly coffer_config: typeof CONFIG_VERSION;
+  readonly servers: Readonly<Record<string, ConfigServer>>;
+}
+
+const switchesSchema = z
+  .object(
+    Object.fromEntries(
+      capabilityTypes.map((type) => [type, z.record(z.string().min(1), z.boolean()).optional()]),
+    ) as Record<CapabilityType, z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodBoolean>>>,
+  )
+  .strict();
+
+const fileSchema = z
+  .object({
+    coffer_config: z.literal(CONFIG_VERSION, {
+      error: `coffer_config must be ${CONFIG_VERSION} (the version of this file format)`,
+    }),
+    servers: z.record(z.string(), z.record(z.string(), z.unknown())),
+  })
+  .strict();
+
+function pathText(path: readonly PropertyKey[]): string {
+  return path
+    .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+    .join('')
+    .replace(/^\./, '');
+}
+
+function invalid(path: string, message: string): CofferError {
+  return new CofferError(
+    'INVALID_INPUT',
+    `Invalid config: ${path === '' ? '' : `${path}: `}${message}`,
+    {
+      hint: 'fix that field in the file (docs/CONFIG.md describes every field), then import again',
+      data: { path },
+    },
+  );
+}
+
+function check<S extends z.ZodType>(schema: S, value: unknown, prefix: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const inner = issue?.code === 'invalid_key' ? issue.issues[0] : undefined;
+  const path = [prefix, pathText(issue?.path ?? [])].filter((part) => part !== '').join('.');
+  throw invalid(path, inner?.message ?? issue?.message ?? 'invalid');
+}
+
+/** Validates a parsed file; the first problem names its field, e.g. `servers.files.args[0]`. */
+export function parseConfigFile(value: unknown): {
+  readonly definitions: readonly ServerDefinition[];
+  readonly switches: ReadonlyMap<string, Switches>;
+} {
+  const file = check(fileSchema, value, '');
+  const definitions: ServerDefinition[] = [];
+  const switches = new Map<string, Switches>();
+  for (const [name, entry] of Object.entries(file.servers)) {
+    const { capabilities, ...definition } = entry;
+    const prefix = `servers.${name}`;
+    if ('name' in definition) throw invalid(`${prefix}.name`, 'the name is the key of the entry');
+    definitions.push(check(serverDefinitionSchema, { ...definition, name }, prefix));
+    if (capabilities !== undefined)
+      switches.set(name, check(switchesSchema, capabilities, `${prefix}.capabilities`));
+  }
+  return { definitions, switches };
+}
+
+/** The file for what is registered now: definitions, and switches that differ from the default. */
+export function exportConfig(
+  servers: readonly ServerRecord[],
+  preferences: ReadonlyMap<string, readonly CapabilityPreference[]>,
+): ConfigFile {
+  const entries: Record<string, ConfigServer> = {};
+  for (const record of [...servers].sort((a, b) => a.name.localeCompare(b.name))) {
+    const name = record.name;
+    const definition = Object.fromEntries(
+      DEFINITION_FIELDS.flatMap((field) =>
+        record[field] === undefined ? [] : [[field, record[field]]],
+      ),
+    ) as Omit<ServerDefinition, 'name'>;
+    const switches: Switches = {};
+    for (const preference of preferences.get(name) ?? []) {
+      if (preference.enabled === record.auto_enable_new_capabilities) continue;
+      (switches[preference.type] ??= {})[preference.key] = preference.enabled;
+    }
+    entries[name] =
+      Object.keys(switches).length === 0 ? definition : { ...definition, capabilities: switches };
+  }
+  return { coffer_config: CONFIG_VERSION, servers: entries };
+}

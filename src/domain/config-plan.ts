@@ -1,0 +1,151 @@
+import type { CapabilityPreference, CapabilityType } from './capability.js';
+import type { SecretRef } from './ports/secret-store-port.js';
+import type { ServerDefinition, ServerRecord } from './server-definition.js';
+
+/**
+ * What importing a config file would change, computed before anything is written: the
+ * dry run prints it, the real import applies exactly it. Importing the same file twice
+ * plans nothing the second time. Servers registered here but absent from the file are
+ * kept (listed, never removed): a file from another machine must not delete anything.
+ */
+export interface CapabilitySwitch {
+  readonly type: CapabilityType;
+  readonly key: string;
+  readonly enabled: boolean;
+}
+
+export interface ServerChange {
+  readonly server: string;
+  readonly action: 'add' | 'update' | 'unchanged';
+  /** The definition fields an update changes. */
+  readonly fields: readonly (keyof ServerDefinition)[];
+  readonly capabilities: readonly CapabilitySwitch[];
+}
+
+export interface MissingSecret {
+  readonly server: string;
+  readonly kind: 'env' | 'header';
+  readonly name: string;
+  /** What to run on this machine to store it. */
+  readonly command: string;
+}
+
+export interface ConfigImportPlan {
+  readonly changes: readonly ServerChange[];
+  readonly missing_secrets: readonly MissingSecret[];
+  /** Registered servers the file does not mention: left as they are. */
+  readonly kept: readonly string[];
+}
+
+/** Per capability type, key → enabled: the switches a config file sets for one server. */
+export type CapabilitySwitches = {
+  [type in CapabilityType]?: Record<string, boolean> | undefined;
+};
+
+export interface PlanInput {
+  readonly definitions: readonly ServerDefinition[];
+  readonly switches: ReadonlyMap<string, CapabilitySwitches>;
+  readonly current: readonly ServerRecord[];
+  readonly preferences: ReadonlyMap<string, readonly CapabilityPreference[]>;
+  readonly secrets: readonly SecretRef[];
+}
+
+/** The fields of a definition besides its name, in the order a config file lists them. */
+export const DEFINITION_FIELDS = [
+  'transport',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+  'secret_env',
+  'secret_headers',
+  'enabled',
+  'auto_enable_new_capabilities',
+] as const satisfies readonly (keyof ServerDefinition)[];
+
+/** Key order of env and headers maps is not a change. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return JSON.stringify(value) ?? 'undefined';
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+}
+
+function changedFields(
+  before: ServerDefinition,
+  after: ServerDefinition,
+): (keyof ServerDefinition)[] {
+  return DEFINITION_FIELDS.filter((field) => canonical(before[field]) !== canonical(after[field]));
+}
+
+function switchChanges(
+  definition: ServerDefinition,
+  wanted: CapabilitySwitches | undefined,
+  preferences: readonly CapabilityPreference[],
+): CapabilitySwitch[] {
+  const changes: CapabilitySwitch[] = [];
+  for (const [type, keys] of Object.entries(wanted ?? {}) as [
+    CapabilityType,
+    Record<string, boolean> | undefined,
+  ][]) {
+    for (const [key, enabled] of Object.entries(keys ?? {})) {
+      const row = preferences.find((pref) => pref.type === type && pref.key === key);
+      // Never seen: it will be switched by the default when it first appears.
+      const current = row?.enabled ?? definition.auto_enable_new_capabilities;
+      if (current !== enabled) changes.push({ type, key, enabled });
+    }
+  }
+  return changes;
+}
+
+function missingSecrets(
+  definition: ServerDefinition,
+  stored: readonly SecretRef[],
+): MissingSecret[] {
+  const wanted = [
+    ...definition.secret_env.map((name) => ({ kind: 'env' as const, name })),
+    ...definition.secret_headers.map((name) => ({ kind: 'header' as const, name })),
+  ];
+  return wanted
+    .filter(
+      ({ kind, name }) =>
+        !stored.some(
+          (ref) => ref.server === definition.name && ref.kind === kind && ref.name === name,
+        ),
+    )
+    .map(({ kind, name }) => ({
+      server: definition.name,
+      kind,
+      name,
+      command: `coffer secrets set ${definition.name} --${kind} ${name}`,
+    }));
+}
+
+export function planConfigImport(input: PlanInput): ConfigImportPlan {
+  const byName = new Map(input.current.map((record) => [record.name, record]));
+  const changes = input.definitions.map((definition): ServerChange => {
+    const existing = byName.get(definition.name);
+    const capabilities = switchChanges(
+      definition,
+      input.switches.get(definition.name),
+      existing === undefined ? [] : (input.preferences.get(definition.name) ?? []),
+    );
+    if (existing === undefined)
+      return { server: definition.name, action: 'add', fields: [], capabilities };
+    const fields = changedFields(existing, definition);
+    const action = fields.length === 0 && capabilities.length === 0 ? 'unchanged' : 'update';
+    return { server: definition.name, action, fields, capabilities };
+  });
+  const named = new Set(input.definitions.map((definition) => definition.name));
+  return {
+    changes,
+    missing_secrets: input.definitions.flatMap((definition) =>
+      missingSecrets(definition, input.secrets),
+    ),
+    kept: input.current.filter((record) => !named.has(record.name)).map((record) => record.name),
+  };
+}
