@@ -21,7 +21,11 @@ function cursorConfig(entry: unknown): void {
 }
 
 function checks() {
-  const context = agentContextFrom({ HOME: home, PATH: '/usr/bin:/bin' }, 'linux', join(home, 'project'));
+  const context = agentContextFrom(
+    { HOME: home, PATH: '/usr/bin:/bin' },
+    'linux',
+    join(home, 'project'),
+  );
   return checkShims(context).filter((check) => check.agent.id === 'cursor');
 }
 

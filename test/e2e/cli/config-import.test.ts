@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/cli/output.js';
+import { runCoffer } from '../secrets/run-coffer.js';
+import { createCliHarness, oneErrorLine, type CliHarness } from './cli-harness.js';
+
+/**
+ * A configuration kept in dotfiles: exported on one machine (home), imported on another
+ * (a second home), where the secrets' values are not. Importing twice changes nothing.
+ */
+let source: CliHarness;
+let target: CliHarness;
+let scratch: string;
+beforeAll(() => {
+  // Never the user's keychain: each home keeps its secrets in its own file.
+  source = createCliHarness({ COFFER_KEYCHAIN: 'file' });
+  target = createCliHarness({ COFFER_KEYCHAIN: 'file' });
+  scratch = mkdtempSync(join(tmpdir(), 'coffer-e2e-config-'));
+});
+afterAll(async () => {
+  await Promise.all([source.close(), target.close()]);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('coffer config export / import', () => {
+  const file = () => join(scratch, 'coffer.json');
+
+  it('exports servers, switches and secret names, never secret values', async () => {
+    const added = await source.run(
+      'mcp',
+      'add',
+      'files',
+      '--env',
+      'MODE=ro',
+      '--',
+      'npx',
+      '-y',
+      'some-server',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const secret = await runCoffer(
+      source.env,
+      ['mcp', 'add', 'github', '--secret-env', 'GITHUB_TOKEN', '--from-stdin', '--', 'gh-mcp'],
+      'top-secret-value\n',
+    );
+    expect(secret.code, secret.stderr).toBe(0);
+    expect((await source.run('mcp', 'disable', 'files', '--tool', 'write_file')).code).toBe(0);
+    const exported = await source.run('config', 'export', '--file', file());
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(file(), 'utf8');
+    expect(text).not.toContain('top-secret-value');
+    expect(JSON.parse(text)).toMatchObject({
+      coffer_config: 1,
+      servers: {
+        files: {
+          command: 'npx',
+          args: ['-y', 'some-server'],
+          env: { MODE: 'ro' },
+          capabilities: { tool: { write_file: false } },
+        },
+        github: { command: 'gh-mcp', secret_env: ['GITHUB_TOKEN'] },
+      },
+    });
+  });
+
+  it('shows the changes in a dry run and changes nothing', async () => {
+    const dry = await target.run('config', 'import', file(), '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('+ files: added');
+    expect(dry.stdout).toContain('tool write_file: disabled');
+    expect(dry.stdout).toContain('coffer secrets set github --env GITHUB_TOKEN');
+    expect(dry.stdout).toContain('Dry run: nothing was changed.');
+    const listed = await target.run('mcp', 'list', '--json');
+    expect(JSON.parse(listed.stdout)).toEqual({ servers: [] });
+  });
+
+  it('imports, and a second import changes nothing', async () => {
+    const first = await target.run('config', 'import', file());
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('Imported.');
+    const again = await target.run('config', 'import', file(), '--json');
+    const plan = JSON.parse(again.stdout) as { changes: { action: string }[] };
+    expect(plan.changes.map((change) => change.action)).toEqual(['unchanged', 'unchanged']);
+    const reexported = await target.run('config', 'export');
+    expect(JSON.parse(reexported.stdout)).toEqual(JSON.parse(readFileSync(file(), 'utf8')));
+  });
+
+  it('refuses a bad field by its path, and a file that is not JSON', async () => {
+    const bad = join(scratch, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({ coffer_config: 1, servers: { web: { transport: 'http', url: 'ftp://x' } } }),
+    );
+    const refused = await target.run('config', 'import', bad);
+    expect(refused.code).toBe(ExitCode.USAGE);
+    expect(oneErrorLine(refused)).toContain(
+      'Invalid config: servers.web.url: url must be an http:// or https:// URL',
+    );
+    writeFileSync(bad, '{ "coffer_config": 1, ');
+    const garbled = await target.run('config', 'import', bad);
+    expect(garbled.code).toBe(ExitCode.USAGE);
+    expect(oneErrorLine(garbled)).toContain('is not JSON');
+  });
+});
