@@ -24,7 +24,7 @@ function record(name: string, fields: Partial<ServerRecord> = {}): ServerRecord 
     created_at: '',
     updated_at: '',
     ...fields,
-  } as ServerRecord;
+  };
 }
 
 function doctor(records: ServerRecord[], overrides: Partial<DoctorDeps> = {}) {
@@ -55,7 +55,7 @@ describe('the doctor report', () => {
         transport: 'http',
         command: undefined,
         url: 'https://x/mcp',
-      } as Partial<ServerRecord>),
+      }),
     ]);
     const result = await report();
     expect(result).toMatchObject({

@@ -21,7 +21,7 @@ function record(name: string, fields: Partial<ServerRecord> = {}): ServerRecord 
     created_at: 't',
     updated_at: 't',
     ...fields,
-  } as ServerRecord;
+  };
 }
 
 function pref(server: string, key: string, enabled: boolean): CapabilityPreference {

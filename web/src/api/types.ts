@@ -5,13 +5,7 @@
  */
 export type Transport = 'stdio' | 'http' | 'sse';
 export type ServerState =
-  | 'idle'
-  | 'starting'
-  | 'running'
-  | 'error'
-  | 'crash-loop'
-  | 'disabled'
-  | 'needs-sign-in';
+  'idle' | 'starting' | 'running' | 'error' | 'crash-loop' | 'disabled' | 'needs-sign-in';
 export type CapabilityType = 'tool' | 'prompt' | 'resource' | 'resource_template';
 
 export interface Counts {
