@@ -37,3 +37,6 @@ export {
 export { planRestore, applyRestore, type RestorePlan } from './restore.js';
 export { listBackups, type BackupInfo } from './backups.js';
 export { readState, updateState, isAt, type ImportRecord } from './agent-state.js';
+export { installSummary, uninstallSummary } from './change-summary.js';
+export { shimLaunch } from './shim-launch.js';
+export { createAgentSetup, type AgentSetupOptions, type SyncAgentSetup } from './agent-setup.js';

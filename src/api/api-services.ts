@@ -1,6 +1,7 @@
 import type {
   ActivityRepository,
   ActivitySink,
+  AgentSetup,
   CapabilityCatalog,
   Clock,
   DaemonEvents,
@@ -37,4 +38,6 @@ export interface ApiServices {
   readonly events?: DaemonEvents;
   /** OAuth sign-in of remote servers (/servers/:name/login); the routes answer 404 when absent. */
   readonly oauth?: OAuthSignIn;
+  /** Agent config files (/agents); the routes answer 404 when absent. */
+  readonly agents?: AgentSetup;
 }

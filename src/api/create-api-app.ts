@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
 import { silentLogger } from '../observability/logger.js';
 import { activityRoutes } from './activity-routes.js';
+import { agentRoutes } from './agent-routes.js';
 import type { ApiServices } from './api-services.js';
 import { capabilityRoutes } from './capability-routes.js';
 import { errorResponse } from './error-response.js';
@@ -36,6 +37,7 @@ export function createApiApp(services: ApiServices): Hono {
   app.route('/', loginRoutes(services));
   app.route('/', activityRoutes(services));
   app.route('/', toolSearchRoutes(services));
+  app.route('/', agentRoutes(services));
   app.route('/', eventRoutes(services));
   app.route('/', openApiRoutes());
   // A route of its own rather than notFound(): it keeps answering JSON when the daemon

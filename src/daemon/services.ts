@@ -6,7 +6,7 @@ import {
   oauthCredentialStoreOn,
   secretStoreOn,
 } from '../credentials/index.js';
-import { packageVersion } from '../discovery/package-info.js';
+import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js';
 import { systemClock, type ActivitySink, type SessionNotifier } from '../domain/ports.js';
 import { AdminCatalog } from '../gateway/admin-catalog.js';
 import { AdminToolSearch } from '../gateway/admin-tool-search.js';
@@ -18,6 +18,7 @@ import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories, openDatabase } from '../store/index.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
+import { lazyAgentSetup } from './agent-setup-loader.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
@@ -149,6 +150,14 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
     events,
     toolSearch,
     oauth: oauth.signIn,
+    agents: lazyAgentSetup(async () => {
+      const agents = await import('../agents/index.js');
+      return agents.createAgentSetup({
+        cofferHome: paths.home,
+        context: agents.agentContextFrom(process.env),
+        launch: agents.shimLaunch(process.env, defaultBinaryPath()),
+      });
+    }),
   });
 
   return {

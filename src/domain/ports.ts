@@ -17,3 +17,4 @@ export * from './ports/tool-search-port.js';
 export * from './ports/secret-store-port.js';
 export * from './ports/daemon-events-port.js';
 export * from './ports/oauth-port.js';
+export * from './ports/agent-setup-port.js';
