@@ -10,6 +10,7 @@ import type {
   SecretStore,
   ServerRepository,
   SessionNotifier,
+  ToolRunner,
   ToolSearch,
 } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
@@ -38,6 +39,8 @@ export interface ApiServices {
   readonly events?: DaemonEvents;
   /** OAuth sign-in of remote servers (/servers/:name/login); the routes answer 404 when absent. */
   readonly oauth?: OAuthSignIn;
+  /** Calls a tool as an agent would (POST /servers/:name/call); 404 when absent. */
+  readonly tools?: ToolRunner;
   /** Agent config files (/agents); the routes answer 404 when absent. */
   readonly agents?: AgentSetup;
 }

@@ -13,6 +13,7 @@ import { refuseDeclaredOversize } from './parse-request.js';
 import { requestContext } from './request-context.js';
 import { secretRoutes } from './secret-routes.js';
 import { serverRoutes } from './server-routes.js';
+import { toolCallRoutes } from './tool-call-routes.js';
 import { toolSearchRoutes } from './tool-search-routes.js';
 
 export const API_BASE_PATH = '/api/v1';
@@ -38,6 +39,7 @@ export function createApiApp(services: ApiServices): Hono {
   app.route('/', activityRoutes(services));
   app.route('/', toolSearchRoutes(services));
   app.route('/', agentRoutes(services));
+  app.route('/', toolCallRoutes(services));
   app.route('/', eventRoutes(services));
   app.route('/', openApiRoutes());
   // A route of its own rather than notFound(): it keeps answering JSON when the daemon

@@ -7,6 +7,7 @@ import {
 } from './request-schemas.js';
 import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
 import { oauthClientSchema } from './login-schemas.js';
+import { toolCallSchema } from './tool-call-routes.js';
 import { setSecretSchema } from './secret-schemas.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -96,6 +97,13 @@ const operations: Record<string, Record<string, Operation>> = {
     post: {
       summary: 'Test with a fresh temporary connection',
       ok: [200, '{ok, latency_ms, counts | error}'],
+    },
+  },
+  '/servers/{name}/call': {
+    post: {
+      summary: 'Call a tool as an agent would (preferences enforced, activity recorded)',
+      body: toolCallSchema,
+      ok: [200, '{outcome, result | error, activity}'],
     },
   },
   '/secrets': {

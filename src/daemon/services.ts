@@ -120,6 +120,8 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
     gateway,
     listTimeoutMs: settings.listTimeoutMs,
     processSlots,
+    activity: recorder,
+    clock,
   });
   signedIn = (server) => {
     catalog
@@ -149,6 +151,7 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
     secrets,
     events,
     toolSearch,
+    tools: catalog,
     oauth: oauth.signIn,
     agents: lazyAgentSetup(async () => {
       const agents = await import('../agents/index.js');

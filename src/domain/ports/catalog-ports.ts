@@ -1,4 +1,5 @@
 /** Ports the gateway implements for the admin side: live capability views and change notices. */
+import type { ActivityEntry } from './store-ports.js';
 import type { JsonObject } from './upstream-port.js';
 
 /** Lets the admin side tell live sessions that what they show has changed. */
@@ -82,4 +83,29 @@ export interface CapabilityCatalog {
   refresh(server: string): Promise<void>;
   /** The server's definition changed or it was removed: close what is connected to it. */
   forget(server: string): Promise<void>;
+}
+
+// ── A tool called from the admin side (the UI's playground) ──────────────────
+
+/** One call made through the admin catalog, with the activity row it recorded. */
+export interface ToolRun {
+  /** error: the call was refused or failed; a result with isError is `ok` (the call worked). */
+  readonly outcome: 'ok' | 'error';
+  /** The upstream's result, verbatim. */
+  readonly result?: JsonObject;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly activity: ActivityEntry;
+}
+
+export interface ToolRunner {
+  /**
+   * Calls `tool` of `server` as an agent would: a disabled server or tool is refused,
+   * an unknown tool too, and the call is recorded in the activity log as `caller`.
+   */
+  callTool(
+    server: string,
+    tool: string,
+    args: JsonObject,
+    caller: { readonly client_name: string | null },
+  ): Promise<ToolRun>;
 }

@@ -168,3 +168,10 @@ export interface AgentImport {
   readonly path: string;
   readonly items: readonly AgentImportItem[];
 }
+
+export interface ToolRun {
+  readonly outcome: 'ok' | 'error';
+  readonly result?: Readonly<Record<string, unknown>>;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly activity: ActivityEntry;
+}
