@@ -97,9 +97,11 @@ describe('Agents and Secrets pages in Chromium', () => {
     await screenshot(page, 'agents', { fullPage: true });
     await preview.getByRole('button', { name: 'Install now' }).click();
     await cursorCard().getByText('Coffer installed').waitFor();
-    const servers = JSON.parse(readFileSync(cursorFile, 'utf8')).mcpServers;
-    expect(Object.keys(servers)).toEqual(['coffer']);
-    expect(servers.coffer.args.at(-1)).toBe('shim');
+    const { mcpServers } = JSON.parse(readFileSync(cursorFile, 'utf8')) as {
+      mcpServers: Record<string, { args: string[] }>;
+    };
+    expect(Object.keys(mcpServers)).toEqual(['coffer']);
+    expect(mcpServers['coffer']?.args.at(-1)).toBe('shim');
   });
 
   it('uninstalls back to the file exactly as it was', async () => {
