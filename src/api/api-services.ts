@@ -3,6 +3,7 @@ import type {
   ActivitySink,
   AgentSetup,
   CapabilityCatalog,
+  ContextBudgetReader,
   Clock,
   DaemonEvents,
   OAuthSignIn,
@@ -41,6 +42,8 @@ export interface ApiServices {
   readonly oauth?: OAuthSignIn;
   /** Calls a tool as an agent would (POST /servers/:name/call); 404 when absent. */
   readonly tools?: ToolRunner;
+  /** What tools/list costs (GET /context-budget); 404 when absent. */
+  readonly budget?: ContextBudgetReader;
   /** Agent config files (/agents); the routes answer 404 when absent. */
   readonly agents?: AgentSetup;
 }

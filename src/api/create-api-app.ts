@@ -5,6 +5,7 @@ import { activityRoutes } from './activity-routes.js';
 import { agentRoutes } from './agent-routes.js';
 import type { ApiServices } from './api-services.js';
 import { capabilityRoutes } from './capability-routes.js';
+import { contextBudgetRoutes } from './context-budget-routes.js';
 import { errorResponse } from './error-response.js';
 import { eventRoutes } from './event-routes.js';
 import { loginRoutes } from './login-routes.js';
@@ -40,6 +41,7 @@ export function createApiApp(services: ApiServices): Hono {
   app.route('/', toolSearchRoutes(services));
   app.route('/', agentRoutes(services));
   app.route('/', toolCallRoutes(services));
+  app.route('/', contextBudgetRoutes(services));
   app.route('/', eventRoutes(services));
   app.route('/', openApiRoutes());
   // A route of its own rather than notFound(): it keeps answering JSON when the daemon

@@ -180,6 +180,12 @@ const operations: Record<string, Record<string, Operation>> = {
       ok: [200, '{agent, scope, path, items}'],
     },
   },
+  '/context-budget': {
+    get: {
+      summary: 'What tools/list costs a model (characters / 4), per server, full vs lean',
+      ok: [200, '{servers, full, lean}'],
+    },
+  },
   '/events': {
     get: {
       summary: 'Server-sent events: DaemonEvent JSON per message',

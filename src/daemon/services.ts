@@ -10,6 +10,7 @@ import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js'
 import { systemClock, type ActivitySink, type SessionNotifier } from '../domain/ports.js';
 import { AdminCatalog } from '../gateway/admin-catalog.js';
 import { AdminToolSearch } from '../gateway/admin-tool-search.js';
+import { contextBudgetReader } from '../gateway/context-budget.js';
 import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
@@ -152,6 +153,10 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
     events,
     toolSearch,
     tools: catalog,
+    budget: contextBudgetReader({
+      servers: () => registry.enabled(),
+      tools: (name) => catalog.tools(name),
+    }),
     oauth: oauth.signIn,
     agents: lazyAgentSetup(async () => {
       const agents = await import('../agents/index.js');

@@ -4,6 +4,7 @@ import { LiveEvents, useLiveState } from './live/events.js';
 import { ActivityPage } from './pages/activity-page.js';
 import { AgentsPage } from './pages/agents/agents-page.js';
 import { SecretsPage } from './pages/secrets-page.js';
+import { BudgetPage } from './pages/budget-page.js';
 import { ServerDetailPage } from './pages/server-detail-page.js';
 import { ServerFormPage } from './pages/server-form-page.js';
 import { ServersPage } from './pages/servers-page.js';
@@ -37,6 +38,8 @@ function Page({ route }: { route: Route }) {
       return <AgentsPage />;
     case 'secrets':
       return <SecretsPage />;
+    case 'budget':
+      return <BudgetPage />;
     case 'not-found':
       return (
         <Notice title="There is no such page" action={<a href={href.servers}>Go to servers</a>}>
@@ -50,7 +53,10 @@ export function App() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
   const section =
-    route.page === 'activity' || route.page === 'agents' || route.page === 'secrets'
+    route.page === 'activity' ||
+    route.page === 'agents' ||
+    route.page === 'secrets' ||
+    route.page === 'budget'
       ? route.page
       : 'servers';
 
@@ -84,6 +90,9 @@ export function App() {
             </a>
             <a href={href.secrets} aria-current={section === 'secrets' ? 'page' : undefined}>
               Secrets
+            </a>
+            <a href={href.budget} aria-current={section === 'budget' ? 'page' : undefined}>
+              Context
             </a>
             <a href={href.activity()} aria-current={section === 'activity' ? 'page' : undefined}>
               Activity

@@ -12,6 +12,7 @@ export type Route =
   | { readonly page: 'activity'; readonly server?: string }
   | { readonly page: 'agents' }
   | { readonly page: 'secrets' }
+  | { readonly page: 'budget' }
   | { readonly page: 'not-found'; readonly path: string };
 
 export function parseRoute(hash: string): Route {
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
     return { page: 'servers' };
   if (parts.length === 1 && parts[0] === 'agents') return { page: 'agents' };
   if (parts.length === 1 && parts[0] === 'secrets') return { page: 'secrets' };
+  if (parts.length === 1 && parts[0] === 'context') return { page: 'budget' };
   if (parts[0] === 'activity') {
     const server = new URLSearchParams(query).get('server');
     return server === null ? { page: 'activity' } : { page: 'activity', server };
@@ -41,6 +43,7 @@ export const href = {
   editServer: (name: string) => `#/servers/${encodeURIComponent(name)}/edit`,
   agents: '#/agents',
   secrets: '#/secrets',
+  budget: '#/context',
   activity: (server?: string) =>
     server === undefined ? '#/activity' : `#/activity?server=${encodeURIComponent(server)}`,
 };

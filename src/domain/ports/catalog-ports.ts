@@ -109,3 +109,32 @@ export interface ToolRunner {
     caller: { readonly client_name: string | null },
   ): Promise<ToolRun>;
 }
+
+// ── What tools/list costs a model (the UI's context budget) ───────────────────
+
+/** Characters of the JSON and tokens as characters / 4 (the README's rough measure). */
+export interface ListSize {
+  readonly tools: number;
+  readonly chars: number;
+  readonly tokens: number;
+}
+
+export interface ServerListSize extends ListSize {
+  readonly server: string;
+  /** could-not-load: the server is left out of the totals, as a session's list leaves it out. */
+  readonly status: 'ok' | 'could-not-load';
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface ContextBudget {
+  /** Each enabled server: its enabled tools as an aggregated session exposes them. */
+  readonly servers: readonly ServerListSize[];
+  /** tools/list in full mode: every enabled tool plus coffer__search_tools. */
+  readonly full: ListSize;
+  /** tools/list in lean mode: coffer__search_tools and coffer__call_tool only. */
+  readonly lean: ListSize;
+}
+
+export interface ContextBudgetReader {
+  contextBudget(): Promise<ContextBudget>;
+}

@@ -4,6 +4,17 @@ import { eventually } from '../../support/eventually.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
 
+interface Size {
+  tools: number;
+  chars: number;
+  tokens: number;
+}
+interface Budget {
+  servers: (Size & { server: string; status: string })[];
+  full: Size;
+  lean: Size;
+}
+
 /**
  * The tool playground of the server page, in Debian's Chromium, against the fixture
  * server: a form generated from each tool's inputSchema, the call made through the
@@ -120,5 +131,39 @@ describe('tool playground in Chromium', () => {
     });
     expect(badBody.status).toBe(400);
     expect(badBody.body.error.code).toBe('INVALID_INPUT');
+  });
+
+  it('shows what tools/list costs per server, full vs lean, and less once a tool is off', async () => {
+    const before = await daemon.api('GET', '/context-budget');
+    expect(before.status).toBe(200);
+    const { full, lean, servers } = before.body as Budget;
+    expect(lean.tools).toBe(2);
+    expect(full.tokens).toBe(Math.round(full.chars / 4));
+    expect(full.tokens).toBeGreaterThan(lean.tokens);
+    const fixture = servers.find((s) => s.server === 'fixture');
+    if (fixture === undefined) throw new Error('no fixture row');
+    expect(fixture).toMatchObject({ status: 'ok' });
+    expect(fixture.tokens).toBeGreaterThan(0);
+
+    await page.getByRole('link', { name: 'Context' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Context budget' }).waitFor();
+    const row = page.locator('table.budget tr', { hasText: 'fixture' });
+    await row.getByText(new Intl.NumberFormat('en').format(fixture.tokens)).waitFor();
+    await page.getByText(`≈ ${new Intl.NumberFormat('en').format(lean.tokens)} tokens`).waitFor();
+    await screenshot(page, 'context-budget');
+
+    // echo is off since the test above: switching structured off too lowers the figure.
+    await daemon.api('POST', '/servers/fixture/capabilities', {
+      type: 'tool',
+      keys: ['structured'],
+      enabled: false,
+    });
+    await page.getByRole('button', { name: 'Measure again' }).click();
+    const after = (await daemon.api('GET', '/context-budget')).body as Budget;
+    const lower = after.servers.find((s) => s.server === 'fixture');
+    if (lower === undefined) throw new Error('no fixture row');
+    expect(lower.tokens).toBeLessThan(fixture.tokens);
+    expect(after.full.tokens).toBeLessThan(full.tokens);
+    await row.getByText(new Intl.NumberFormat('en').format(lower.tokens)).waitFor();
   });
 });

@@ -175,3 +175,21 @@ export interface ToolRun {
   readonly error?: { readonly code: string; readonly message: string };
   readonly activity: ActivityEntry;
 }
+
+export interface ListSize {
+  readonly tools: number;
+  readonly chars: number;
+  readonly tokens: number;
+}
+
+export interface ServerListSize extends ListSize {
+  readonly server: string;
+  readonly status: 'ok' | 'could-not-load';
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface ContextBudget {
+  readonly servers: readonly ServerListSize[];
+  readonly full: ListSize;
+  readonly lean: ListSize;
+}
