@@ -52,8 +52,11 @@ export const layers = {
       'gateway',
       'api',
       'discovery',
+      // The UI's Agents page: the API edits agent configs through the AgentSetup port,
+      // and the daemon wires this layer behind it (loaded on first use).
+      'agents',
     ],
-    why: 'the daemon is the composition root; clients (cli, shim, agents) must not be pulled into it.',
+    why: 'the daemon is the composition root; clients (cli, shim) must not be pulled into it.',
   },
   cli: {
     may: ['domain', 'config', 'discovery', 'agents'],

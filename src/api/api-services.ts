@@ -1,7 +1,9 @@
 import type {
   ActivityRepository,
   ActivitySink,
+  AgentSetup,
   CapabilityCatalog,
+  ContextBudgetReader,
   Clock,
   DaemonEvents,
   DoctorSource,
@@ -10,6 +12,7 @@ import type {
   SecretStore,
   ServerRepository,
   SessionNotifier,
+  ToolRunner,
   ToolSearch,
 } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
@@ -40,4 +43,10 @@ export interface ApiServices {
   readonly oauth?: OAuthSignIn;
   /** The daemon's health report (GET /doctor); the route answers 404 when absent. */
   readonly doctor?: DoctorSource;
+  /** Calls a tool as an agent would (POST /servers/:name/call); 404 when absent. */
+  readonly tools?: ToolRunner;
+  /** What tools/list costs (GET /context-budget); 404 when absent. */
+  readonly budget?: ContextBudgetReader;
+  /** Agent config files (/agents); the routes answer 404 when absent. */
+  readonly agents?: AgentSetup;
 }

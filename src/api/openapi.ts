@@ -5,7 +5,9 @@ import {
   patchServerSchema,
   toggleCapabilitiesSchema,
 } from './request-schemas.js';
+import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
 import { oauthClientSchema } from './login-schemas.js';
+import { toolCallSchema } from './tool-call-routes.js';
 import { setSecretSchema } from './secret-schemas.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -97,6 +99,13 @@ const operations: Record<string, Record<string, Operation>> = {
       ok: [200, '{ok, latency_ms, counts | error}'],
     },
   },
+  '/servers/{name}/call': {
+    post: {
+      summary: 'Call a tool as an agent would (preferences enforced, activity recorded)',
+      body: toolCallSchema,
+      ok: [200, '{outcome, result | error, activity}'],
+    },
+  },
   '/secrets': {
     get: { summary: 'Secret names and state, never values', ok: [200, '{store, secrets}'] },
     post: { summary: 'Store a secret in the keychain', body: setSecretSchema, ok: [204, 'stored'] },
@@ -120,6 +129,61 @@ const operations: Record<string, Record<string, Operation>> = {
         { name: 'server', description: 'only this server', schema: str },
       ],
       ok: [200, '{query, results, unavailable}'],
+    },
+  },
+  '/agents': {
+    get: {
+      summary: 'Agents on this machine: config files, servers, whether Coffer is installed',
+      ok: [200, '{agents}'],
+    },
+  },
+  '/agents/{id}/install/preview': {
+    post: {
+      summary: 'What installing Coffer would write (values masked); writes nothing',
+      body: agentChangeSchema,
+      ok: [200, '{preview}'],
+    },
+  },
+  '/agents/{id}/install': {
+    post: {
+      summary:
+        'Install Coffer in the agent (backup first; refused if the file changed since the preview)',
+      body: agentChangeSchema,
+      ok: [200, '{result}'],
+    },
+  },
+  '/agents/{id}/uninstall/preview': {
+    post: {
+      summary: 'What uninstalling Coffer would write (values masked); writes nothing',
+      body: agentChangeSchema,
+      ok: [200, '{preview}'],
+    },
+  },
+  '/agents/{id}/uninstall': {
+    post: {
+      summary: 'Remove Coffer from the agent and put back what install took out',
+      body: agentChangeSchema,
+      ok: [200, '{result}'],
+    },
+  },
+  '/agents/{id}/import/preview': {
+    post: {
+      summary: "What importing the agent's servers would do (secrets by name); changes nothing",
+      body: agentImportSchema,
+      ok: [200, '{agent, scope, path, items}'],
+    },
+  },
+  '/agents/{id}/import': {
+    post: {
+      summary: "Register the agent's servers, their secrets to the keychain",
+      body: agentImportSchema,
+      ok: [200, '{agent, scope, path, items}'],
+    },
+  },
+  '/context-budget': {
+    get: {
+      summary: 'What tools/list costs a model (characters / 4), per server, full vs lean',
+      ok: [200, '{servers, full, lean}'],
     },
   },
   '/events': {

@@ -6,10 +6,11 @@ import {
   oauthCredentialStoreOn,
   secretStoreOn,
 } from '../credentials/index.js';
-import { packageVersion } from '../discovery/package-info.js';
+import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js';
 import { systemClock, type ActivitySink, type SessionNotifier } from '../domain/ports.js';
 import { AdminCatalog } from '../gateway/admin-catalog.js';
 import { AdminToolSearch } from '../gateway/admin-tool-search.js';
+import { contextBudgetReader } from '../gateway/context-budget.js';
 import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
@@ -20,6 +21,7 @@ import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { findCommand } from '../config/command-lookup.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
+import { lazyAgentSetup } from './agent-setup-loader.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
@@ -131,6 +133,8 @@ export const createServices: CreateServices = async ({
     gateway,
     listTimeoutMs: settings.listTimeoutMs,
     processSlots,
+    activity: recorder,
+    clock,
   });
   signedIn = (server) => {
     catalog
@@ -160,6 +164,11 @@ export const createServices: CreateServices = async ({
     secrets,
     events,
     toolSearch,
+    tools: catalog,
+    budget: contextBudgetReader({
+      servers: () => registry.enabled(),
+      tools: (name) => catalog.tools(name),
+    }),
     oauth: oauth.signIn,
     doctor: createDoctor({
       servers: repositories.servers,
@@ -176,6 +185,14 @@ export const createServices: CreateServices = async ({
       daemon: { pid: process.pid, port, startedAt },
       versions: { coffer: version, node: process.version },
       platform: process.platform,
+    }),
+    agents: lazyAgentSetup(async () => {
+      const agents = await import('../agents/index.js');
+      return agents.createAgentSetup({
+        cofferHome: paths.home,
+        context: agents.agentContextFrom(process.env),
+        launch: agents.shimLaunch(process.env, defaultBinaryPath()),
+      });
     }),
   });
 

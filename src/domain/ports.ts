@@ -18,3 +18,4 @@ export * from './ports/secret-store-port.js';
 export * from './ports/daemon-events-port.js';
 export * from './ports/oauth-port.js';
 export * from './ports/doctor-port.js';
+export * from './ports/agent-setup-port.js';

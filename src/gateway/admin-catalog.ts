@@ -3,7 +3,9 @@ import type { CapabilityType } from '../domain/capability.js';
 import { capabilityTypes } from '../domain/capability.js';
 import { CofferError, toCofferError } from '../domain/errors.js';
 import type {
+  ActivitySink,
   CapabilityCatalog,
+  Clock,
   CapabilityListing,
   CapabilityView,
   ConnectionTestResult,
@@ -11,12 +13,16 @@ import type {
   ServerCapabilities,
   ServerRepository,
   ServerStatus,
+  JsonObject,
+  ToolRun,
+  ToolRunner,
   UpstreamConnection,
   UpstreamConnector,
   UpstreamPeer,
 } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import { callToolAsAdmin } from './admin-tool-call.js';
 import { capabilityKinds } from './capability-kinds.js';
 import type { Gateway } from './gateway.js';
 import { loadList, type LoadedList } from './list-loader.js';
@@ -34,6 +40,9 @@ export interface AdminCatalogDeps {
   readonly listTimeoutMs: number;
   /** The daemon's per-server process limit, shared with the sessions. */
   readonly processSlots?: ProcessSlots;
+  /** Where playground calls are recorded, as the sessions record theirs. */
+  readonly activity: ActivitySink;
+  readonly clock: Clock;
 }
 
 /** The admin side has no client behind it: upstream requests to it are refused. */
@@ -54,7 +63,7 @@ const field = {
  * admin connection (with the same evict-and-retry as sessions, ADR-004 update),
  * merged with the stored preferences so vanished or unreachable ones still show.
  */
-export class AdminCatalog implements CapabilityCatalog {
+export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   private readonly pool: UpstreamPool;
 
   constructor(private readonly deps: AdminCatalogDeps) {
@@ -122,6 +131,17 @@ export class AdminCatalog implements CapabilityCatalog {
       await connection?.close().catch(() => undefined);
       release?.();
     }
+  }
+
+  /** The UI's playground: one tools/call over the admin connection, checked and recorded. */
+  async callTool(
+    name: string,
+    tool: string,
+    args: JsonObject,
+    caller: { readonly client_name: string | null },
+  ): Promise<ToolRun> {
+    const server = await this.record(name);
+    return callToolAsAdmin({ ...this.deps, pool: this.pool }, server, tool, args, caller);
   }
 
   /** The tools listing alone (tool search needs no prompts nor resources). */

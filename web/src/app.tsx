@@ -2,6 +2,9 @@ import { useEffect, useRef } from 'react';
 import { Toasts } from './components/toasts.js';
 import { LiveEvents, useLiveState } from './live/events.js';
 import { ActivityPage } from './pages/activity-page.js';
+import { AgentsPage } from './pages/agents/agents-page.js';
+import { SecretsPage } from './pages/secrets-page.js';
+import { BudgetPage } from './pages/budget-page.js';
 import { ServerDetailPage } from './pages/server-detail-page.js';
 import { ServerFormPage } from './pages/server-form-page.js';
 import { ServersPage } from './pages/servers-page.js';
@@ -31,6 +34,12 @@ function Page({ route }: { route: Route }) {
       return <ServerDetailPage name={route.name} />;
     case 'activity':
       return <ActivityPage {...(route.server === undefined ? {} : { server: route.server })} />;
+    case 'agents':
+      return <AgentsPage />;
+    case 'secrets':
+      return <SecretsPage />;
+    case 'budget':
+      return <BudgetPage />;
     case 'not-found':
       return (
         <Notice title="There is no such page" action={<a href={href.servers}>Go to servers</a>}>
@@ -43,7 +52,13 @@ function Page({ route }: { route: Route }) {
 export function App() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
-  const section = route.page === 'activity' ? 'activity' : 'servers';
+  const section =
+    route.page === 'activity' ||
+    route.page === 'agents' ||
+    route.page === 'secrets' ||
+    route.page === 'budget'
+      ? route.page
+      : 'servers';
 
   // A new page moves focus to it, as a real navigation would, for keyboard and screen readers.
   useEffect(() => {
@@ -69,6 +84,15 @@ export function App() {
           <nav aria-label="Main">
             <a href={href.servers} aria-current={section === 'servers' ? 'page' : undefined}>
               Servers
+            </a>
+            <a href={href.agents} aria-current={section === 'agents' ? 'page' : undefined}>
+              Agents
+            </a>
+            <a href={href.secrets} aria-current={section === 'secrets' ? 'page' : undefined}>
+              Secrets
+            </a>
+            <a href={href.budget} aria-current={section === 'budget' ? 'page' : undefined}>
+              Context
             </a>
             <a href={href.activity()} aria-current={section === 'activity' ? 'page' : undefined}>
               Activity

@@ -10,6 +10,9 @@ export type Route =
   | { readonly page: 'server'; readonly name: string }
   | { readonly page: 'edit-server'; readonly name: string }
   | { readonly page: 'activity'; readonly server?: string }
+  | { readonly page: 'agents' }
+  | { readonly page: 'secrets' }
+  | { readonly page: 'budget' }
   | { readonly page: 'not-found'; readonly path: string };
 
 export function parseRoute(hash: string): Route {
@@ -18,6 +21,9 @@ export function parseRoute(hash: string): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'servers'))
     return { page: 'servers' };
+  if (parts.length === 1 && parts[0] === 'agents') return { page: 'agents' };
+  if (parts.length === 1 && parts[0] === 'secrets') return { page: 'secrets' };
+  if (parts.length === 1 && parts[0] === 'context') return { page: 'budget' };
   if (parts[0] === 'activity') {
     const server = new URLSearchParams(query).get('server');
     return server === null ? { page: 'activity' } : { page: 'activity', server };
@@ -35,6 +41,9 @@ export const href = {
   newServer: '#/servers/new',
   server: (name: string) => `#/servers/${encodeURIComponent(name)}`,
   editServer: (name: string) => `#/servers/${encodeURIComponent(name)}/edit`,
+  agents: '#/agents',
+  secrets: '#/secrets',
+  budget: '#/context',
   activity: (server?: string) =>
     server === undefined ? '#/activity' : `#/activity?server=${encodeURIComponent(server)}`,
 };

@@ -2,7 +2,6 @@ import {
   applyInstall,
   applyUninstall,
   chooseLocation,
-  COFFER_ENTRY,
   describeLocation,
   findAgent,
   planChanges,
@@ -10,7 +9,8 @@ import {
   planUninstall,
   readState,
   requireConfig,
-  uninstallChanges,
+  installSummary,
+  uninstallSummary,
   type InstallPlan,
   type ShimLaunch,
   type UninstallPlan,
@@ -24,23 +24,9 @@ export interface InstallFlags {
   dryRun?: boolean;
 }
 
-function launchText(launch: ShimLaunch): string {
-  const env = Object.entries(launch.env ?? {}).map(([name, value]) => ` (env ${name}=${value})`);
-  return `${[launch.command, ...launch.args].join(' ')}${env.join('')}`;
-}
-
 function installLines(plan: InstallPlan, launch: ShimLaunch, dryRun: boolean): string[] {
-  const would = dryRun ? 'would ' : '';
-  const lines = [`${plan.agent.displayName}: ${describeLocation(plan.location)}`];
-  if (plan.entry === 'unchanged') lines.push(`  = "${COFFER_ENTRY}" entry already up to date`);
-  else {
-    const verb = plan.entry === 'add' ? 'add' : 'update';
-    lines.push(`  + ${would}${verb} "${COFFER_ENTRY}" entry: ${launchText(launch)}`);
-  }
-  for (const name of plan.removed)
-    lines.push(`  - ${would}remove "${name}" (now served by Coffer)`);
-  for (const kept of plan.kept) lines.push(`  ! keeping "${kept.name}": ${kept.reason}`);
-  return lines;
+  const header = `${plan.agent.displayName}: ${describeLocation(plan.location)}`;
+  return [header, ...installSummary(plan, launch, dryRun).map((line) => `  ${line}`)];
 }
 
 /** `coffer agents install <agent> [--scope] [--replace] [--dry-run]`. */
@@ -71,18 +57,8 @@ export function install(context: CliContext, id: string, flags: InstallFlags): v
 }
 
 function uninstallLines(plan: UninstallPlan, dryRun: boolean): string[] {
-  const would = dryRun ? 'would ' : '';
-  const lines = [`${plan.agent.displayName}: ${describeLocation(plan.location)}`];
-  if (!uninstallChanges(plan))
-    return [...lines, '  Coffer is not installed here; nothing to change.'];
-  if (plan.exact && plan.after === undefined)
-    lines.push(`  - ${would}remove the file Coffer created`);
-  else if (plan.exact) lines.push(`  = ${would}restore the file exactly as it was before Coffer`);
-  else if (plan.removedEntry) lines.push(`  - ${would}remove the "${COFFER_ENTRY}" entry`);
-  if (!plan.exact && plan.record !== undefined && plan.record.backup_id === undefined)
-    lines.push('  note: the file changed since the install; other changes are kept');
-  for (const name of plan.restored) lines.push(`  + ${would}put back "${name}"`);
-  return lines;
+  const header = `${plan.agent.displayName}: ${describeLocation(plan.location)}`;
+  return [header, ...uninstallSummary(plan, dryRun).map((line) => `  ${line}`)];
 }
 
 /** `coffer agents uninstall <agent> [--scope] [--dry-run]`. */

@@ -1,12 +1,11 @@
-import { realpathSync } from 'node:fs';
 import {
   agentContextFrom,
+  shimLaunch as launchShim,
   scopes,
   type AgentContext,
   type Scope,
   type ShimLaunch,
 } from '../../agents/index.js';
-import { resolveHome } from '../../config/home.js';
 import { defaultBinaryPath } from '../../discovery/package-info.js';
 import { CofferError } from '../../domain/errors.js';
 import type { CliContext } from '../cli-context.js';
@@ -24,26 +23,9 @@ export function parseScope(value: string): Scope {
   });
 }
 
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/**
- * Absolute paths to this Node and this checkout's bin/coffer.js: GUI apps (Claude
- * Desktop, Cursor) start servers without the user's shell PATH. COFFER_HOME is passed
- * on only when it is set, so a default install keeps the default home.
- */
+/** The shim entry this checkout writes (see src/agents/shim-launch.ts). */
 export function shimLaunch(env: NodeJS.ProcessEnv): ShimLaunch {
-  const home = env['COFFER_HOME'];
-  return {
-    command: process.execPath,
-    args: [realPath(defaultBinaryPath()), 'shim'],
-    ...(home === undefined || home === '' ? {} : { env: { COFFER_HOME: resolveHome(env) } }),
-  };
+  return launchShim(env, defaultBinaryPath());
 }
 
 export function writeJson(context: CliContext, value: unknown): void {

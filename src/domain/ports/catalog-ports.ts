@@ -1,4 +1,5 @@
 /** Ports the gateway implements for the admin side: live capability views and change notices. */
+import type { ActivityEntry } from './store-ports.js';
 import type { JsonObject } from './upstream-port.js';
 
 /** Lets the admin side tell live sessions that what they show has changed. */
@@ -84,4 +85,58 @@ export interface CapabilityCatalog {
   refresh(server: string): Promise<void>;
   /** The server's definition changed or it was removed: close what is connected to it. */
   forget(server: string): Promise<void>;
+}
+
+// ── A tool called from the admin side (the UI's playground) ──────────────────
+
+/** One call made through the admin catalog, with the activity row it recorded. */
+export interface ToolRun {
+  /** error: the call was refused or failed; a result with isError is `ok` (the call worked). */
+  readonly outcome: 'ok' | 'error';
+  /** The upstream's result, verbatim. */
+  readonly result?: JsonObject;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly activity: ActivityEntry;
+}
+
+export interface ToolRunner {
+  /**
+   * Calls `tool` of `server` as an agent would: a disabled server or tool is refused,
+   * an unknown tool too, and the call is recorded in the activity log as `caller`.
+   */
+  callTool(
+    server: string,
+    tool: string,
+    args: JsonObject,
+    caller: { readonly client_name: string | null },
+  ): Promise<ToolRun>;
+}
+
+// ── What tools/list costs a model (the UI's context budget) ───────────────────
+
+/** Characters of the JSON and tokens as characters / 4 (the README's rough measure). */
+export interface ListSize {
+  readonly tools: number;
+  readonly chars: number;
+  readonly tokens: number;
+}
+
+export interface ServerListSize extends ListSize {
+  readonly server: string;
+  /** could-not-load: the server is left out of the totals, as a session's list leaves it out. */
+  readonly status: 'ok' | 'could-not-load';
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface ContextBudget {
+  /** Each enabled server: its enabled tools as an aggregated session exposes them. */
+  readonly servers: readonly ServerListSize[];
+  /** tools/list in full mode: every enabled tool plus coffer__search_tools. */
+  readonly full: ListSize;
+  /** tools/list in lean mode: coffer__search_tools and coffer__call_tool only. */
+  readonly lean: ListSize;
+}
+
+export interface ContextBudgetReader {
+  contextBudget(): Promise<ContextBudget>;
 }

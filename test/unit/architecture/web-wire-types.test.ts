@@ -1,8 +1,12 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ServerView } from '../../../src/api/server-view.js';
 import type { SecretView } from '../../../src/api/secret-routes.js';
+import type { ImportItemView } from '../../../src/api/agent-import.js';
 import type {
   ActivityEntry,
+  AgentChangePreview,
+  AgentChangeResult,
+  AgentView,
   CapabilityListing,
   ConnectionTestResult,
   DaemonEvent,
@@ -35,5 +39,12 @@ describe('the web UI reads what the daemon sends', () => {
 
   it('the doctor report', () => {
     expectTypeOf<DoctorReport>().toExtend<Web.DoctorReport>();
+  });
+
+  it('agents: their files, previews of a change, import items', () => {
+    expectTypeOf<AgentView>().toExtend<Web.Agent>();
+    expectTypeOf<AgentChangePreview>().toExtend<Web.AgentChangePreview>();
+    expectTypeOf<AgentChangeResult>().toExtend<Web.AgentChangeResult>();
+    expectTypeOf<ImportItemView>().toExtend<Web.AgentImportItem>();
   });
 });

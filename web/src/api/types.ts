@@ -157,3 +157,89 @@ export interface DoctorReport {
   readonly servers: readonly DoctorServer[];
   readonly findings: readonly DoctorFinding[];
 }
+
+export type AgentScope = 'user' | 'project' | 'local';
+
+export interface AgentLocation {
+  readonly scope: AgentScope;
+  readonly label?: string;
+  readonly path: string;
+  readonly exists: boolean;
+  readonly servers: number;
+  readonly coffer_installed: boolean;
+  readonly problem?: string;
+}
+
+export interface Agent {
+  readonly id: string;
+  readonly name: string;
+  readonly present: boolean;
+  readonly docs: string;
+  readonly locations: readonly AgentLocation[];
+}
+
+export interface AgentChangePreview {
+  readonly agent: string;
+  readonly change: 'install' | 'uninstall';
+  readonly scope: AgentScope;
+  readonly path: string;
+  readonly changes: boolean;
+  readonly summary: readonly string[];
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly before_sha256: string | null;
+}
+
+export interface AgentChangeResult extends AgentChangePreview {
+  readonly backup_id?: string;
+}
+
+export interface AgentImportItem {
+  readonly original: string;
+  readonly server: string;
+  readonly action: 'add' | 'clash' | 'skip' | 'invalid';
+  readonly reason?: string;
+  readonly outcome: 'planned' | 'added' | 'failed';
+  readonly error?: string;
+  readonly secrets_pending?: readonly string[];
+  readonly definition?: {
+    readonly transport: Transport;
+    readonly command?: string | undefined;
+    readonly args: readonly string[];
+    readonly url?: string | undefined;
+  };
+  readonly secrets: readonly { readonly kind: 'env' | 'header'; readonly name: string }[];
+  readonly notes: readonly string[];
+}
+
+export interface AgentImport {
+  readonly agent: string;
+  readonly scope: AgentScope;
+  readonly path: string;
+  readonly items: readonly AgentImportItem[];
+}
+
+export interface ToolRun {
+  readonly outcome: 'ok' | 'error';
+  readonly result?: Readonly<Record<string, unknown>>;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly activity: ActivityEntry;
+}
+
+export interface ListSize {
+  readonly tools: number;
+  readonly chars: number;
+  readonly tokens: number;
+}
+
+export interface ServerListSize extends ListSize {
+  readonly server: string;
+  readonly status: 'ok' | 'could-not-load';
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface ContextBudget {
+  readonly servers: readonly ServerListSize[];
+  readonly full: ListSize;
+  readonly lean: ListSize;
+}

@@ -10,6 +10,7 @@ import { useLoad, type Loaded } from '../use-load.js';
 import { CapabilityTabs, withEnabled } from './capability-tabs.js';
 import { TestResult, useConnectionTest } from './server-actions.js';
 import { ServerHeader } from './server-header.js';
+import { ToolPlayground } from './playground/tool-playground.js';
 
 function byType(items: readonly TypedItem[]): Map<CapabilityType, string[]> {
   const groups = new Map<CapabilityType, string[]>();
@@ -148,6 +149,12 @@ export function ServerDetailPage({ name }: { name: string }) {
         {test.result !== undefined && <TestResult result={test.result} />}
       </div>
       <CapabilityTabs caps={caps.data} error={caps.error} onToggle={toggle} />
+      {caps.data !== undefined && (
+        <ToolPlayground
+          server={name}
+          tools={caps.data.tools.items.filter((item) => item.definition !== null)}
+        />
+      )}
     </section>
   );
 }

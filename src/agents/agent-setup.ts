@@ -1,0 +1,178 @@
+import type {
+  AgentChangeKind,
+  AgentChangeOptions,
+  AgentChangePreview,
+  AgentChangeResult,
+  AgentImportPlan,
+  AgentScope,
+  AgentSetup,
+  AgentView,
+} from '../domain/ports.js';
+import { CofferError } from '../domain/errors.js';
+import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-status.js';
+import { readState } from './agent-state.js';
+import { findAgent } from './catalog/index.js';
+import { installSummary, uninstallSummary } from './change-summary.js';
+import { describeProblem, requireConfig } from './documents/load-document.js';
+import { planImport } from './import-plan.js';
+import { importedFrom, recordImports } from './import-records.js';
+import { applyInstall } from './install-apply.js';
+import { planInstall, type InstallPlan } from './install-plan.js';
+import { chooseLocation } from './locations.js';
+import { maskValues } from './masked-text.js';
+import { readIfExists, sha256 } from './safe-files.js';
+import type { AgentContext, AgentDefinition, ConfigLocation, ShimLaunch } from './types.js';
+import { applyUninstall, planUninstall, type UninstallPlan } from './uninstall.js';
+
+/**
+ * The AgentSetup port over this layer, for the daemon's REST API (the UI's Agents page):
+ * the same plans and writes as `coffer agents …`, with file texts masked for display.
+ */
+
+export interface AgentSetupOptions {
+  readonly cofferHome: string;
+  readonly context: AgentContext;
+  /** The entry install writes (see shim-launch.ts). */
+  readonly launch: ShimLaunch;
+}
+
+function locationView(status: LocationStatus) {
+  const { location } = status;
+  return {
+    scope: location.scope,
+    ...(location.label === undefined ? {} : { label: location.label }),
+    path: location.path,
+    exists: status.exists,
+    servers: status.servers,
+    coffer_installed: status.installed,
+    ...(status.problem === undefined
+      ? {}
+      : { problem: describeProblem(location.path, status.problem) }),
+  };
+}
+
+function agentView(status: AgentStatus): AgentView {
+  return {
+    id: status.agent.id,
+    name: status.agent.displayName,
+    present: status.present,
+    docs: status.agent.docs,
+    locations: status.locations.map(locationView),
+  };
+}
+
+/** The same refusal as a write racing an agent's own save: nothing is written. */
+function changedSincePreview(path: string): CofferError {
+  return new CofferError('INVALID_INPUT', `${path} changed since the preview`, {
+    hint: 'look at the preview again, then apply it; nothing was written',
+  });
+}
+
+/** The port, answered synchronously (the daemon wraps it in its lazy loader). */
+export type SyncAgentSetup = {
+  readonly [K in keyof AgentSetup]: (
+    ...args: Parameters<AgentSetup[K]>
+  ) => Awaited<ReturnType<AgentSetup[K]>>;
+};
+
+type Planned =
+  | { readonly kind: 'install'; readonly plan: InstallPlan }
+  | { readonly kind: 'uninstall'; readonly plan: UninstallPlan };
+
+export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
+  const { cofferHome, context, launch } = options;
+  const locate = (id: string, scope: AgentScope): [AgentDefinition, ConfigLocation] => {
+    const agent = findAgent(id);
+    return [agent, chooseLocation(agent, context, scope)];
+  };
+
+  const plan = (
+    change: AgentChangeKind,
+    agent: AgentDefinition,
+    location: ConfigLocation,
+    changeOptions: AgentChangeOptions,
+  ): Planned => {
+    if (change === 'uninstall')
+      return { kind: 'uninstall', plan: planUninstall(cofferHome, agent, location) };
+    const { exists, document } = requireConfig(location);
+    return {
+      kind: 'install',
+      plan: planInstall({
+        agent,
+        location,
+        document,
+        exists,
+        launch,
+        replace: changeOptions.replace === true,
+        imports: readState(cofferHome).imports,
+      }),
+    };
+  };
+
+  const previewOf = (id: string, scope: AgentScope, planned: Planned): AgentChangePreview => {
+    const { location } = planned.plan;
+    const current = readIfExists(location.path);
+    const [before, after, summary] =
+      planned.kind === 'install'
+        ? [
+            planned.plan.exists ? planned.plan.before : undefined,
+            planned.plan.after,
+            installSummary(planned.plan, launch, true),
+          ]
+        : [planned.plan.before, planned.plan.after, uninstallSummary(planned.plan, true)];
+    const masked = maskValues(findAgent(id), location, [before, after]);
+    return {
+      agent: id,
+      change: planned.kind,
+      scope,
+      path: location.path,
+      changes: before !== after,
+      summary,
+      before: masked[0] ?? null,
+      after: masked[1] ?? null,
+      before_sha256: current === undefined ? null : sha256(current),
+    };
+  };
+
+  return {
+    list: () => agentStatuses(context).map(agentView),
+
+    preview(change, id, scope, changeOptions) {
+      const [agent, location] = locate(id, scope);
+      return previewOf(id, scope, plan(change, agent, location, changeOptions));
+    },
+
+    apply(change, id, scope, changeOptions): AgentChangeResult {
+      const [agent, location] = locate(id, scope);
+      if (changeOptions.expectedSha256 !== undefined) {
+        const current = readIfExists(location.path);
+        if ((current === undefined ? null : sha256(current)) !== changeOptions.expectedSha256)
+          throw changedSincePreview(location.path);
+      }
+      const planned = plan(change, agent, location, changeOptions);
+      const preview = previewOf(id, scope, planned);
+      const backup =
+        planned.kind === 'install'
+          ? applyInstall(cofferHome, planned.plan).backup
+          : applyUninstall(cofferHome, planned.plan);
+      return { ...preview, ...(backup === undefined ? {} : { backup_id: backup.id }) };
+    },
+
+    planImport(id, scope, importOptions): AgentImportPlan {
+      const [agent, location] = locate(id, scope);
+      const { exists, document } = requireConfig(location);
+      const servers = exists ? (document.servers(location.serversKey) ?? {}) : {};
+      const items = planImport(agent, servers, {
+        existing: importOptions.existing,
+        rename: importOptions.rename === true,
+        imported: importedFrom(cofferHome, location),
+      });
+      return { agent: id, scope, path: location.path, items };
+    },
+
+    recordImports(importPlan, imported) {
+      const [agent, location] = locate(importPlan.agent, importPlan.scope);
+      recordImports(cofferHome, agent, location, imported);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { COFFER_ENTRY, type InstallPlan } from './install-plan.js';
+import type { ShimLaunch } from './types.js';
+import { uninstallChanges, type UninstallPlan } from './uninstall.js';
+
+/**
+ * What an install or uninstall does to one file, one line per effect: printed by
+ * `coffer agents install|uninstall` and shown by the UI's preview. `dryRun` words it as
+ * what would happen.
+ */
+
+function launchText(launch: ShimLaunch): string {
+  const env = Object.entries(launch.env ?? {}).map(([name, value]) => ` (env ${name}=${value})`);
+  return `${[launch.command, ...launch.args].join(' ')}${env.join('')}`;
+}
+
+export function installSummary(plan: InstallPlan, launch: ShimLaunch, dryRun: boolean): string[] {
+  const would = dryRun ? 'would ' : '';
+  const lines: string[] = [];
+  if (plan.entry === 'unchanged') lines.push(`= "${COFFER_ENTRY}" entry already up to date`);
+  else {
+    const verb = plan.entry === 'add' ? 'add' : 'update';
+    lines.push(`+ ${would}${verb} "${COFFER_ENTRY}" entry: ${launchText(launch)}`);
+  }
+  for (const name of plan.removed) lines.push(`- ${would}remove "${name}" (now served by Coffer)`);
+  for (const kept of plan.kept) lines.push(`! keeping "${kept.name}": ${kept.reason}`);
+  return lines;
+}
+
+export function uninstallSummary(plan: UninstallPlan, dryRun: boolean): string[] {
+  const would = dryRun ? 'would ' : '';
+  if (!uninstallChanges(plan)) return ['Coffer is not installed here; nothing to change.'];
+  const lines: string[] = [];
+  if (plan.exact && plan.after === undefined)
+    lines.push(`- ${would}remove the file Coffer created`);
+  else if (plan.exact) lines.push(`= ${would}restore the file exactly as it was before Coffer`);
+  else if (plan.removedEntry) lines.push(`- ${would}remove the "${COFFER_ENTRY}" entry`);
+  if (!plan.exact && plan.record !== undefined && plan.record.backup_id === undefined)
+    lines.push('note: the file changed since the install; other changes are kept');
+  for (const name of plan.restored) lines.push(`+ ${would}put back "${name}"`);
+  return lines;
+}

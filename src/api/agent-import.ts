@@ -1,0 +1,96 @@
+import type { Context } from 'hono';
+import { isCofferError } from '../domain/errors.js';
+import type { AgentImportItem, AgentImportPlan, SecretRef, SecretStore } from '../domain/ports.js';
+import { recordAdmin } from './admin-audit.js';
+import { announce } from './announce.js';
+import type { ApiServices } from './api-services.js';
+
+/**
+ * `coffer agents import` for the UI: each planned server is registered, then its
+ * secrets go to the keychain. A refused secret takes the server back, so nothing is
+ * half imported. Values never appear in what is answered: secrets by name only.
+ */
+
+export type ImportOutcome =
+  | { readonly kind: 'planned' }
+  | { readonly kind: 'added'; readonly pending: readonly string[] }
+  | { readonly kind: 'failed'; readonly message: string };
+
+function failure(error: unknown): ImportOutcome {
+  return { kind: 'failed', message: isCofferError(error) ? error.userMessage : 'internal error' };
+}
+
+async function undo(services: ApiServices, server: string, stored: readonly SecretRef[]) {
+  for (const ref of stored) await services.secrets?.delete(ref).catch(() => false);
+  await services.servers.remove(server).catch(() => undefined);
+}
+
+async function storeSecrets(
+  services: ApiServices,
+  store: SecretStore,
+  item: AgentImportItem,
+): Promise<ImportOutcome> {
+  const stored: SecretRef[] = [];
+  for (const { value, ...ref } of item.secrets) {
+    try {
+      await store.set(ref, value);
+      stored.push(ref);
+    } catch (error) {
+      await undo(services, item.server, stored);
+      return failure(error);
+    }
+  }
+  return { kind: 'added', pending: [] };
+}
+
+async function importItem(
+  services: ApiServices,
+  c: Context,
+  item: AgentImportItem,
+): Promise<ImportOutcome> {
+  if (item.action !== 'add' || item.definition === undefined) return { kind: 'planned' };
+  try {
+    await services.servers.create(item.definition);
+  } catch (error) {
+    return failure(error);
+  }
+  // A daemon without a secret store keeps the server; the agent file keeps the secrets.
+  const outcome =
+    services.secrets === undefined
+      ? { kind: 'added' as const, pending: item.secrets.map((secret) => secret.name) }
+      : await storeSecrets(services, services.secrets, item);
+  if (outcome.kind === 'added') {
+    recordAdmin(services, c, { action: 'server.add', server: item.server });
+    announce(services, { type: 'server.added', server: item.server });
+  }
+  return outcome;
+}
+
+/** One item as answered: what it is, what happened, secrets by name only. */
+export function itemView(item: AgentImportItem, outcome: ImportOutcome) {
+  return {
+    original: item.original,
+    server: item.server,
+    action: item.action,
+    ...(item.reason === undefined ? {} : { reason: item.reason }),
+    outcome: outcome.kind,
+    ...(outcome.kind === 'failed' ? { error: outcome.message } : {}),
+    ...(outcome.kind === 'added' ? { secrets_pending: outcome.pending } : {}),
+    ...(item.definition === undefined ? {} : { definition: item.definition }),
+    secrets: item.secrets.map((secret) => ({ kind: secret.kind, name: secret.name })),
+    notes: item.notes,
+  };
+}
+
+export type ImportItemView = ReturnType<typeof itemView>;
+
+export async function runImport(services: ApiServices, c: Context, plan: AgentImportPlan) {
+  const results: [AgentImportItem, ImportOutcome][] = [];
+  for (const item of plan.items) results.push([item, await importItem(services, c, item)]);
+  const imported = results.flatMap(([item, outcome]) =>
+    outcome.kind === 'added' ? [{ item, pending: outcome.pending }] : [],
+  );
+  if (imported.length > 0) services.notifier.serversChanged();
+  await services.agents?.recordImports(plan, imported);
+  return results.map(([item, outcome]) => itemView(item, outcome));
+}

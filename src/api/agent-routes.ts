@@ -1,0 +1,64 @@
+import { Hono } from 'hono';
+import { CofferError } from '../domain/errors.js';
+import type { AgentChangeKind, AgentSetup } from '../domain/ports.js';
+import { recordAdmin } from './admin-audit.js';
+import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
+import { itemView, runImport } from './agent-import.js';
+import type { ApiServices } from './api-services.js';
+import { parseInput, readJsonBody } from './parse-request.js';
+
+const changes: readonly AgentChangeKind[] = ['install', 'uninstall'];
+
+/**
+ * /agents: the agents on this machine, and `coffer agents install|uninstall|import` for
+ * the UI. Every change has a preview route that plans it and writes nothing; applying
+ * takes the preview's `before_sha256`, so what is written is what was shown.
+ */
+export function agentRoutes(services: ApiServices): Hono {
+  const app = new Hono();
+  const setup = (): AgentSetup => {
+    if (services.agents === undefined)
+      throw new CofferError('NOT_FOUND', 'This daemon does not edit agent configs');
+    return services.agents;
+  };
+
+  app.get('/agents', async (c) => c.json({ agents: await setup().list() }));
+
+  for (const change of changes) {
+    app.post(`/agents/:id/${change}/preview`, async (c) => {
+      const input = parseInput(agentChangeSchema, await readJsonBody(c));
+      const preview = await setup().preview(change, c.req.param('id'), input.scope, input);
+      return c.json({ preview });
+    });
+
+    app.post(`/agents/:id/${change}`, async (c) => {
+      const id = c.req.param('id');
+      const input = parseInput(agentChangeSchema, await readJsonBody(c));
+      const result = await setup().apply(change, id, input.scope, {
+        replace: input.replace,
+        ...(input.expected_sha256 === undefined ? {} : { expectedSha256: input.expected_sha256 }),
+      });
+      if (result.changes)
+        recordAdmin(services, c, { action: `agent.${change}`, server: null, key: result.path });
+      return c.json({ result });
+    });
+  }
+
+  app.post('/agents/:id/import/preview', async (c) => {
+    const input = parseInput(agentImportSchema, await readJsonBody(c));
+    const existing = new Set((await services.servers.list()).map((server) => server.name));
+    const plan = await setup().planImport(c.req.param('id'), input.scope, { ...input, existing });
+    const items = plan.items.map((item) => itemView(item, { kind: 'planned' }));
+    return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
+  });
+
+  app.post('/agents/:id/import', async (c) => {
+    const input = parseInput(agentImportSchema, await readJsonBody(c));
+    const existing = new Set((await services.servers.list()).map((server) => server.name));
+    const plan = await setup().planImport(c.req.param('id'), input.scope, { ...input, existing });
+    const items = await runImport(services, c, plan);
+    return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
+  });
+
+  return app;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * Request bodies of /agents/:id/…: the scope of the agent's config to change (as
+ * `--scope` of `coffer agents …`), and the flags of the matching CLI command.
+ */
+const scope = z.enum(['user', 'project', 'local']).default('user');
+
+export const agentChangeSchema = z
+  .object({
+    scope,
+    /** install: also remove the entries imported from this file into Coffer. */
+    replace: z.boolean().default(false),
+    /** The preview's `before_sha256`: the write is refused if the file changed since. */
+    expected_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'expected_sha256 is a sha256 in hex')
+      .nullable()
+      .optional(),
+  })
+  .strict();
+
+export const agentImportSchema = z
+  .object({
+    scope,
+    /** Give servers whose name Coffer already has a free name instead of skipping them. */
+    rename: z.boolean().default(false),
+  })
+  .strict();

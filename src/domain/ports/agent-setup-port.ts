@@ -1,0 +1,120 @@
+/**
+ * The agent-setup port (implemented by src/agents, wired by the daemon): what the REST
+ * API and the UI need to show agents and change their config files. Views carry no
+ * secret: a file's text is shown with every env and header value masked.
+ */
+import type { ServerDefinition } from '../server-definition.js';
+
+export type AgentScope = 'user' | 'project' | 'local';
+
+export interface AgentLocationView {
+  readonly scope: AgentScope;
+  /** Tells two files of one scope apart (Cline's extension and CLI files). */
+  readonly label?: string;
+  readonly path: string;
+  readonly exists: boolean;
+  /** Entries other than Coffer's own. */
+  readonly servers: number;
+  readonly coffer_installed: boolean;
+  /** `<path>:<line>:<column>: <reason>` when the file does not parse (it is then never edited). */
+  readonly problem?: string;
+}
+
+export interface AgentView {
+  readonly id: string;
+  readonly name: string;
+  /** A config file or the agent's own folder exists on this machine. */
+  readonly present: boolean;
+  readonly docs: string;
+  readonly locations: readonly AgentLocationView[];
+}
+
+export type AgentChangeKind = 'install' | 'uninstall';
+
+export interface AgentChangeOptions {
+  /** install only: also remove the entries imported from this file into Coffer. */
+  readonly replace?: boolean;
+}
+
+/** What an install or uninstall will do to one file, before it is done. */
+export interface AgentChangePreview {
+  readonly agent: string;
+  readonly change: AgentChangeKind;
+  readonly scope: AgentScope;
+  readonly path: string;
+  /** false: applying it writes nothing. */
+  readonly changes: boolean;
+  /** One line per effect, as `coffer agents install --dry-run` prints them. */
+  readonly summary: readonly string[];
+  /** The file now and afterwards (null: no file), env and header values masked as `***`. */
+  readonly before: string | null;
+  readonly after: string | null;
+  /** sha256 of the file now (null: no file): apply refuses if it changed since. */
+  readonly before_sha256: string | null;
+}
+
+export interface AgentChangeResult extends AgentChangePreview {
+  /** The backup taken before the write (`coffer agents restore`); absent when nothing changed. */
+  readonly backup_id?: string;
+}
+
+export type AgentImportAction = 'add' | 'clash' | 'skip' | 'invalid';
+
+/** One entry of an agent file and what importing it does. Secrets carry values: never answer them. */
+export interface AgentImportItem {
+  readonly original: string;
+  readonly server: string;
+  readonly action: AgentImportAction;
+  readonly reason?: string;
+  readonly definition?: ServerDefinition;
+  readonly secrets: readonly {
+    readonly server: string;
+    readonly kind: 'env' | 'header';
+    readonly name: string;
+    readonly value: string;
+  }[];
+  readonly notes: readonly string[];
+  readonly fingerprint: string;
+}
+
+export interface AgentImportPlan {
+  readonly agent: string;
+  readonly scope: AgentScope;
+  readonly path: string;
+  readonly items: readonly AgentImportItem[];
+}
+
+export interface AgentImportOptions {
+  /** Names of the servers Coffer already has. */
+  readonly existing: ReadonlySet<string>;
+  /** Give clashing servers a free name instead of skipping them. */
+  readonly rename?: boolean;
+}
+
+/** Asynchronous: the daemon loads the agent layer (file parsers, WebAssembly) on first use. */
+export interface AgentSetup {
+  list(): Promise<AgentView[]>;
+  preview(
+    change: AgentChangeKind,
+    agent: string,
+    scope: AgentScope,
+    options: AgentChangeOptions,
+  ): Promise<AgentChangePreview>;
+  /** Plans again and writes; refuses when the file's sha256 is not `expectedSha256` (if given). */
+  apply(
+    change: AgentChangeKind,
+    agent: string,
+    scope: AgentScope,
+    options: AgentChangeOptions & { readonly expectedSha256?: string | null },
+  ): Promise<AgentChangeResult>;
+  planImport(
+    agent: string,
+    scope: AgentScope,
+    options: AgentImportOptions,
+  ): Promise<AgentImportPlan>;
+  /** Remembers what the daemon now has, so install --replace removes exactly those entries. */
+  recordImports(
+    plan: AgentImportPlan,
+    imported: readonly { readonly item: AgentImportItem; readonly pending: readonly string[] }[],
+  ): Promise<void>;
+}

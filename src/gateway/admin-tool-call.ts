@@ -1,0 +1,92 @@
+import { disabledCode } from '../domain/capability.js';
+import { CofferError } from '../domain/errors.js';
+import type { ActivityEntry, ActivitySink, Clock, JsonObject, ToolRun } from '../domain/ports.js';
+import { UpstreamRpcError } from '../domain/ports.js';
+import type { ServerRecord } from '../domain/server-definition.js';
+import { currentTrace, traceparent } from '../observability/trace-context.js';
+import { capabilityKinds } from './capability-kinds.js';
+import { breaksConnection } from './connection-failures.js';
+import { loadList, type ListLoaderDeps } from './list-loader.js';
+
+/**
+ * A tools/call made from the admin side (the UI's playground) the way a session makes
+ * one: the server must be enabled, the tool listed and enabled (the call path is the
+ * boundary), the call carries a traceparent, a broken connection is dropped, and the
+ * call is recorded in the activity log like an agent's. It is never sent twice.
+ */
+export interface AdminToolCallDeps extends ListLoaderDeps {
+  readonly activity: ActivitySink;
+  readonly clock: Clock;
+}
+
+async function checkCallable(deps: AdminToolCallDeps, server: ServerRecord, tool: string) {
+  if (!server.enabled)
+    throw new CofferError('SERVER_DISABLED', `Server "${server.name}" is disabled`, {
+      hint: `enable it with \`coffer mcp enable ${server.name}\``,
+    });
+  const listed = await loadList(deps, server, capabilityKinds.tool);
+  if (!listed.items.some((item) => capabilityKinds.tool.keyOf(item) === tool))
+    throw new CofferError('CAPABILITY_NOT_FOUND', `Unknown tool "${tool}" of "${server.name}"`, {
+      hint: 'refresh the server: the upstream may have changed',
+    });
+  if (listed.enabled.get(tool) === false)
+    throw new CofferError(disabledCode.tool, `Tool "${tool}" is disabled`, {
+      hint: `enable it with \`coffer mcp enable ${server.name} --tool ${tool}\``,
+    });
+}
+
+async function send(deps: AdminToolCallDeps, server: ServerRecord, params: JsonObject) {
+  const connection = await deps.pool.get(server);
+  try {
+    return await connection.request('tools/call', params, {});
+  } catch (error) {
+    if (breaksConnection(error)) await deps.pool.evict(server.name, connection);
+    throw error;
+  }
+}
+
+function failureOf(error: unknown): { code: string; message: string } {
+  if (error instanceof CofferError) return { code: error.code, message: error.message };
+  if (error instanceof UpstreamRpcError)
+    return { code: `RPC_${error.code}`, message: error.message };
+  return { code: 'INTERNAL', message: 'Internal error; see logs/coffer.log for details' };
+}
+
+export async function callToolAsAdmin(
+  deps: AdminToolCallDeps,
+  server: ServerRecord,
+  tool: string,
+  args: JsonObject,
+  caller: { readonly client_name: string | null },
+): Promise<ToolRun> {
+  const started = deps.clock.now().getTime();
+  const trace = currentTrace();
+  let result: JsonObject | undefined;
+  let failure: { code: string; message: string } | undefined;
+  try {
+    await checkCallable(deps, server, tool);
+    const meta = trace === undefined ? {} : { _meta: { traceparent: traceparent(trace) } };
+    result = await send(deps, server, { name: tool, arguments: args, ...meta });
+  } catch (error) {
+    failure = failureOf(error);
+  }
+  const now = deps.clock.now();
+  const activity: ActivityEntry = {
+    at: now.toISOString(),
+    trace_id: trace?.traceId ?? null,
+    session_id: null,
+    client_name: caller.client_name,
+    client_version: null,
+    server: server.name,
+    capability_type: 'tool',
+    capability_key: tool,
+    action: 'tools/call',
+    duration_ms: now.getTime() - started,
+    outcome: failure === undefined ? 'ok' : 'error',
+    error_code: failure?.code ?? null,
+  };
+  deps.activity.record(activity);
+  return failure === undefined
+    ? { outcome: 'ok', ...(result === undefined ? {} : { result }), activity }
+    : { outcome: 'error', error: failure, activity };
+}

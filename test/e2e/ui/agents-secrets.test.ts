@@ -1,0 +1,152 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
+
+const TOKEN = 'sk-agents-ui-e2e-7d1f0c';
+
+/**
+ * The Agents and Secrets pages as a user drives them, in Debian's Chromium, against a
+ * daemon whose HOME is a fake one holding a Cursor config (as test/e2e/agents does):
+ * import its server (the token goes to the keychain, never to the page), install
+ * Coffer with a previewed diff, uninstall back to the original file, then replace and
+ * delete the secret on the Secrets page.
+ */
+describe('Agents and Secrets pages in Chromium', () => {
+  let root: string;
+  let cursorFile: string;
+  let original: string;
+  let daemon: RunningDaemon;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'coffer-e2e-ui-agents-'));
+    const home = join(root, 'home');
+    cursorFile = join(home, '.cursor', 'mcp.json');
+    mkdirSync(join(home, '.cursor'), { recursive: true });
+    const config = {
+      mcpServers: {
+        fixture: {
+          command: process.execPath,
+          args: [FIXTURE, '--scenario', 'basic'],
+          env: { API_TOKEN: TOKEN, LOG_LEVEL: 'debug' },
+        },
+      },
+    };
+    original = `${JSON.stringify(config, null, 2)}\n`;
+    writeFileSync(cursorFile, original);
+    daemon = await startDaemon({
+      HOME: home,
+      USERPROFILE: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+    });
+    browser = await launchBrowser();
+    page = browser.page;
+    await page.goto(await loginLink(daemon));
+    await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+    if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  });
+
+  const cursorCard = () => page.locator('.agent-card', { hasText: 'Cursor' });
+
+  it('lists Cursor with its config file and Coffer not installed', async () => {
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
+    await cursorCard().getByText(cursorFile).waitFor();
+    await cursorCard().getByText('Coffer not installed').waitFor();
+    await cursorCard().getByText('1 other server').waitFor();
+  });
+
+  it('previews the import by secret name, then imports: the token goes to the keychain', async () => {
+    await cursorCard().getByRole('button', { name: 'Import…' }).click();
+    const preview = page.getByRole('region', { name: 'Import preview' });
+    await preview.getByText('API_TOKEN (env)').waitFor();
+    await preview.getByText('will be added').waitFor();
+    expect(await page.content()).not.toContain(TOKEN);
+    await preview.getByRole('button', { name: 'Import 1 server' }).click();
+    await preview.getByText('added', { exact: true }).waitFor();
+    const { body } = await daemon.api('GET', '/servers/fixture');
+    expect(body.server).toMatchObject({ env: { LOG_LEVEL: 'debug' }, secret_env: ['API_TOKEN'] });
+    const secrets = await daemon.api('GET', '/secrets?server=fixture');
+    expect(secrets.body.secrets).toContainEqual(
+      expect.objectContaining({ name: 'API_TOKEN', stored: true, referenced: true }),
+    );
+    expect(await page.content()).not.toContain(TOKEN);
+    await preview.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('previews the install as a diff with values masked, then installs', async () => {
+    await cursorCard().getByRole('button', { name: 'Install…' }).click();
+    const preview = page.getByRole('region', { name: 'Install preview' });
+    await preview.getByText(/would add "coffer" entry/).waitFor();
+    await preview.getByLabel(/Also remove the servers imported/).check();
+    await preview.getByText('- would remove "fixture" (now served by Coffer)').waitFor();
+    await preview.locator('.diff-remove', { hasText: '"API_TOKEN": "***"' }).waitFor();
+    await preview.locator('.diff-add', { hasText: '"coffer"' }).waitFor();
+    expect(await page.content()).not.toContain(TOKEN);
+    await screenshot(page, 'agents', { fullPage: true });
+    await preview.getByRole('button', { name: 'Install now' }).click();
+    await cursorCard().getByText('Coffer installed').waitFor();
+    const { mcpServers } = JSON.parse(readFileSync(cursorFile, 'utf8')) as {
+      mcpServers: Record<string, { args: string[] }>;
+    };
+    expect(Object.keys(mcpServers)).toEqual(['coffer']);
+    expect(mcpServers['coffer']?.args.at(-1)).toBe('shim');
+  });
+
+  it('uninstalls back to the file exactly as it was', async () => {
+    await cursorCard().getByRole('button', { name: 'Uninstall…' }).click();
+    const preview = page.getByRole('region', { name: 'Uninstall preview' });
+    await preview.getByText('= would restore the file exactly as it was before Coffer').waitFor();
+    await preview.getByRole('button', { name: 'Uninstall now' }).click();
+    await cursorCard().getByText('Coffer not installed').waitFor();
+    expect(readFileSync(cursorFile, 'utf8')).toBe(original);
+  });
+
+  it('answers bad agent requests with stable codes and writes nothing', async () => {
+    const unknown = await daemon.api('POST', '/agents/nope/install/preview', {});
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe('INVALID_INPUT');
+    const scope = await daemon.api('POST', '/agents/cursor/install/preview', { scope: 'global' });
+    expect(scope.status).toBe(400);
+    const stale = await daemon.api('POST', '/agents/cursor/install', {
+      expected_sha256: '0'.repeat(64),
+    });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error.message).toContain('changed since the preview');
+    expect(readFileSync(cursorFile, 'utf8')).toBe(original);
+  });
+
+  it('replaces and deletes a secret on the Secrets page, by name only', async () => {
+    await page.getByRole('link', { name: 'Secrets' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Secrets' }).waitFor();
+    const row = page.locator('tr', { hasText: 'API_TOKEN' });
+    await row.getByRole('link', { name: 'fixture' }).waitFor();
+    await row.getByText('Stored').waitFor();
+    await row.getByRole('button', { name: 'Replace…' }).click();
+    const replaced = 'sk-replaced-in-the-ui-42';
+    await row.getByLabel(/New value/).fill(replaced);
+    await row.getByRole('button', { name: 'Replace' }).click();
+    await row.getByRole('button', { name: 'Replace…' }).waitFor();
+    const agent = await daemon.client({ name: 'secrets-e2e' });
+    await eventually(async () => {
+      const seen = await agent.callTool({ name: 'fixture__env', arguments: { name: 'API_TOKEN' } });
+      expect(seen.content).toEqual([{ type: 'text', text: replaced }]);
+    });
+    expect(await page.content()).not.toContain(replaced);
+    await screenshot(page, 'secrets');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete API_TOKEN of fixture' }).click();
+    await row.getByText('Missing').waitFor();
+  });
+});

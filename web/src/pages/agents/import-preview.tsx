@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { api, errorText } from '../../api/client.js';
+import type { AgentImport, AgentImportItem, AgentScope } from '../../api/types.js';
+import { Loading, Notice } from '../../components/notice.js';
+import { useToast } from '../../components/toasts.js';
+import { href } from '../../router.js';
+import { useLoad } from '../../use-load.js';
+
+export interface ImportTarget {
+  readonly agent: string;
+  readonly name: string;
+  readonly scope: AgentScope;
+}
+
+const ACTION: Record<AgentImportItem['action'], string> = {
+  add: 'will be added',
+  clash: 'name taken',
+  skip: 'skipped',
+  invalid: 'cannot import',
+};
+
+function status(item: AgentImportItem): string {
+  if (item.outcome === 'added') return 'added';
+  if (item.outcome === 'failed') return `failed: ${item.error ?? ''}`;
+  return item.reason === undefined ? ACTION[item.action] : `${ACTION[item.action]}: ${item.reason}`;
+}
+
+function target(item: AgentImportItem): string {
+  const definition = item.definition;
+  if (definition === undefined) return '';
+  if (definition.transport === 'stdio')
+    return [definition.command ?? '', ...definition.args].join(' ');
+  return definition.url ?? '';
+}
+
+function ImportRows({ items }: { items: readonly AgentImportItem[] }) {
+  return (
+    <table className="activity import-items">
+      <thead>
+        <tr>
+          <th scope="col">Entry</th>
+          <th scope="col">Runs</th>
+          <th scope="col">Secrets to the keychain</th>
+          <th scope="col">What happens</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.original} className={item.action === 'add' ? undefined : 'is-muted'}>
+            <td data-label="Entry">
+              {item.outcome === 'added' ? (
+                <a href={href.server(item.server)}>{item.server}</a>
+              ) : (
+                <code>{item.original}</code>
+              )}
+              {item.original !== item.server && <span className="muted"> → {item.server}</span>}
+              {item.notes.map((note) => (
+                <p key={note} className="field-hint">
+                  {note}
+                </p>
+              ))}
+            </td>
+            <td data-label="Runs">
+              <code>{target(item)}</code>
+            </td>
+            <td data-label="Secrets">
+              {item.secrets.length === 0
+                ? '—'
+                : item.secrets.map((secret) => `${secret.name} (${secret.kind})`).join(', ')}
+            </td>
+            <td data-label="What happens">{status(item)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The agent's servers and what importing each does; Import registers them in Coffer. */
+export function ImportPreview(props: {
+  readonly target: ImportTarget;
+  readonly onDone: () => void;
+  readonly onCancel: () => void;
+}) {
+  const { target: agent, onDone, onCancel } = props;
+  const [rename, setRename] = useState(false);
+  const [done, setDone] = useState<AgentImport>();
+  const [importing, setImporting] = useState(false);
+  const toast = useToast();
+  const base = `/agents/${encodeURIComponent(agent.agent)}/import`;
+  const body = { scope: agent.scope, rename };
+  const plan = useLoad(
+    () => api.post<AgentImport>(`${base}/preview`, body),
+    `${base}:${agent.scope}:${String(rename)}`,
+  );
+  const shown = done ?? plan.data;
+  const adds = plan.data?.items.filter((item) => item.action === 'add').length ?? 0;
+
+  const run = async () => {
+    setImporting(true);
+    try {
+      const result = await api.post<AgentImport>(base, body);
+      setDone(result);
+      const added = result.items.filter((item) => item.outcome === 'added').length;
+      toast(`Imported ${added} of ${result.items.length} entries from ${agent.name}`);
+      onDone();
+    } catch (error) {
+      toast(errorText(error), 'error');
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  return (
+    <section className="preview" aria-label="Import preview">
+      <h3>
+        Import from {agent.name} <span className="muted">({agent.scope})</span>
+      </h3>
+      {done === undefined && (
+        <label className="check">
+          <input type="checkbox" checked={rename} onChange={(e) => setRename(e.target.checked)} />
+          Give servers whose name Coffer already has a free name
+        </label>
+      )}
+      {shown === undefined && plan.error === undefined && <Loading label="Reading the file…" />}
+      {plan.error !== undefined && (
+        <Notice tone="error" title="Cannot read this file">
+          {errorText(plan.error)}
+        </Notice>
+      )}
+      {shown !== undefined && shown.items.length === 0 && (
+        <p className="muted">No MCP servers in {shown.path}.</p>
+      )}
+      {shown !== undefined && shown.items.length > 0 && <ImportRows items={shown.items} />}
+      <div className="form-actions">
+        {done === undefined && (
+          <button
+            type="button"
+            className="button primary"
+            disabled={adds === 0 || importing || plan.loading}
+            onClick={() => void run()}
+          >
+            {importing ? 'Importing…' : `Import ${adds} server${adds === 1 ? '' : 's'}`}
+          </button>
+        )}
+        <button type="button" className="button" onClick={onCancel}>
+          {done === undefined ? 'Cancel' : 'Close'}
+        </button>
+      </div>
+    </section>
+  );
+}
