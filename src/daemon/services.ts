@@ -12,12 +12,14 @@ import { AdminCatalog } from '../gateway/admin-catalog.js';
 import { AdminToolSearch } from '../gateway/admin-tool-search.js';
 import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
+import { createSocketEndpoint } from '../gateway/socket-connection.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories, openDatabase } from '../store/index.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
+import { tokensEqual } from './access-guard.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
@@ -31,7 +33,7 @@ import { portRangeFromEnv } from './port-range.js';
  * The composition root: store → upstream connector → gateway → API. The only place
  * that knows every implementation; each layer sees only the ports it needs.
  */
-export const createServices: CreateServices = async ({ paths, logger, port, settings }) => {
+export const createServices: CreateServices = async ({ paths, logger, port, token, settings }) => {
   const clock = systemClock;
   const store = await openDatabase(paths.database, { logger });
   const repositories = createRepositories(store, clock);
@@ -151,8 +153,15 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
     oauth: oauth.signIn,
   });
 
+  let closing = false;
   return {
     handleMcp: createMcpEndpoint(gateway),
+    handleSocket: createSocketEndpoint({
+      gateway,
+      tokenMatches: (given) => tokensEqual(given, token),
+      accepting: () => !closing,
+      logger,
+    }),
     handleOAuthCallback: handleOAuthCallback(oauth.signIn, logger),
     api,
     status: () => ({
@@ -164,6 +173,7 @@ export const createServices: CreateServices = async ({ paths, logger, port, sett
       })),
     }),
     close: async () => {
+      closing = true;
       events.close();
       await gateway.closeAll();
       await catalog.close();

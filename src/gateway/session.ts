@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
@@ -43,6 +43,16 @@ const aggregatedCapabilities: ServerCapabilities = {
   logging: {},
 };
 
+/** What a session's transport is built from: its hook for "initialized" and the result cache. */
+export interface TransportParts {
+  /** Call once the session has its id (the HTTP transport: at the initialize POST). */
+  readonly initialized: () => void;
+  readonly results: SerializedResults;
+}
+
+/** Builds the downstream transport of one session: HTTP (JsonFirstTransport) or a socket line channel. */
+export type TransportFactory = (parts: TransportParts) => Transport;
+
 export interface SessionOptions {
   readonly scope: SessionScope;
   readonly context: GatewayContext;
@@ -50,6 +60,7 @@ export interface SessionOptions {
   readonly clientCapabilities: JsonObject;
   /** Aggregated sessions only: full or lean tool list (default: the daemon's setting). */
   readonly toolsMode?: ToolsMode;
+  readonly transport: TransportFactory;
   readonly onInitialized: (session: Session) => void;
   readonly onClosed: (session: Session) => void;
 }
@@ -60,7 +71,7 @@ export interface SessionOptions {
  * so progress, sampling and roots can only reach the client that caused them.
  */
 export class Session {
-  readonly transport: JsonFirstTransport;
+  readonly transport: Transport;
   readonly server: Server;
   readonly pool: UpstreamPool;
   /** What the client did lately: the session reaper closes vanished and idle sessions. */
@@ -152,11 +163,7 @@ export class Session {
             catalog: this.catalog,
             callTool: (params, routed) => this.router.handle('tools/call', params, routed),
           });
-    this.transport = new JsonFirstTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: () => options.onInitialized(this),
-      results,
-    });
+    this.transport = options.transport({ initialized: () => options.onInitialized(this), results });
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
     };
@@ -209,7 +216,15 @@ export class Session {
     await this.server.connect(this.transport);
   }
 
+  /** Whether HTTP requests may reach this session (a socket session is its connection's alone). */
+  get servesHttp(): boolean {
+    return this.transport instanceof JsonFirstTransport;
+  }
+
+  /** One HTTP request of an HTTP session (check servesHttp first). */
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (!(this.transport instanceof JsonFirstTransport))
+      throw new Error('an HTTP request reached a socket session');
     this.activity.track(req.method, res);
     return this.transport.handleRequest(req, res, body);
   }
