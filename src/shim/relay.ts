@@ -1,5 +1,5 @@
 import { CofferError } from '../domain/errors.js';
-import { DaemonLink, type LinkOptions } from './daemon-link.js';
+import { DaemonLink, type LinkOptions, type Replay } from './daemon-link.js';
 import {
   SHIM_ERROR_CODE,
   daemonError,
@@ -50,9 +50,10 @@ export class Relay {
   /** Daemon→client requests awaiting the client's answer, with their generation. */
   private readonly serverRequests = new Map<string, number>();
   private initializeId: JsonRpcId | undefined;
+  /** The client's initialize params, replayed on every later channel. */
   private initializeParams: unknown;
-  /** Set once a daemon answered the client's initialize: later channels replay it. */
-  private handshake: { params: unknown; capabilities: JsonRpcMessage } | undefined;
+  /** What the daemon answered the client's initialize with: what it said may change. */
+  private capabilities: JsonRpcMessage | undefined;
   private clientInitialized = false;
   private idleWaiters: Array<() => void> = [];
 
@@ -70,7 +71,7 @@ export class Relay {
 
   /** Opens the channel before the client's first line, while the client starts up. */
   start(): void {
-    this.reconnect();
+    this.reconnect(true);
   }
 
   /** One line from the client's stdin. */
@@ -153,16 +154,17 @@ export class Relay {
     return false;
   }
 
-  /** Opens a channel unless one is opening, then sends the backlog on it, in order. */
-  private reconnect(): void {
+  /**
+   * Opens a channel unless one is opening, then sends the backlog on it, in order. A
+   * failed attempt fails the lines it was made for; lines that came meanwhile get an
+   * attempt of their own (the user may have fixed things), except after the first one,
+   * made before the client said anything.
+   */
+  private reconnect(early = false): void {
     if (this.connecting) return;
     this.connecting = true;
-    const first = this.backlog[0]?.message;
-    // The client's own (new) initialize goes out as it is, never after a replayed one.
-    const replay =
-      this.handshake === undefined || first?.['method'] === 'initialize'
-        ? undefined
-        : { initializeParams: this.handshake.params, initialized: this.clientInitialized };
+    const attempted = early ? Number.POSITIVE_INFINITY : this.backlog.length;
+    const replay = this.replayFor(this.backlog);
     this.link.connect(replay).then(
       (generation) => {
         this.connecting = false;
@@ -172,9 +174,27 @@ export class Relay {
       (error: unknown) => {
         this.connecting = false;
         this.options.log.error('no daemon channel', { err: error });
-        this.failBacklog(error);
+        this.failBacklog(this.backlog.splice(0, attempted), error);
+        if (this.backlog.length > 0) this.reconnect();
+        else this.checkIdle();
       },
     );
+  }
+
+  /**
+   * The client's handshake, to replay on a new channel: its initialize once sent (answered
+   * or not), unless the first line waiting is a new initialize of its own.
+   */
+  private replayFor(backlog: readonly Queued[]): Replay | undefined {
+    if (this.initializeParams === undefined) return undefined;
+    if (backlog[0]?.message['method'] === 'initialize') return undefined;
+    const pendingInitialized = backlog.some(
+      (queued) => queued.message['method'] === 'notifications/initialized',
+    );
+    return {
+      initializeParams: this.initializeParams,
+      initialized: this.clientInitialized && !pendingInitialized,
+    };
   }
 
   private flush(generation: number): void {
@@ -185,13 +205,12 @@ export class Relay {
     this.checkIdle();
   }
 
-  private failBacklog(error: unknown): void {
+  private failBacklog(lines: readonly Queued[], error: unknown): void {
     const body = unavailable(error);
-    for (const { message } of this.backlog.splice(0)) {
+    for (const { message } of lines) {
       const id = requestId(message);
       if (id !== undefined) this.reply(id, body);
     }
-    this.checkIdle();
   }
 
   private fromDaemon(message: JsonRpcMessage, raw: string, generation: number): void {
@@ -201,7 +220,7 @@ export class Relay {
       // Only the first answer counts: a late one after a shim-made error is dropped.
       if (this.pending.get(idKey(id)) !== generation) return;
       this.pending.delete(idKey(id));
-      if (id === this.initializeId) this.adoptHandshake(message);
+      if (id === this.initializeId) this.adoptCapabilities(message);
     } else if (kind === 'request' && isJsonRpcId(id)) {
       this.serverRequests.set(idKey(id), generation);
     }
@@ -220,18 +239,17 @@ export class Relay {
     this.checkIdle();
   }
 
-  private adoptHandshake(message: JsonRpcMessage): void {
+  private adoptCapabilities(message: JsonRpcMessage): void {
     this.initializeId = undefined;
     const result = message['result'];
     if (!isJsonObject(result)) return;
-    const capabilities = isJsonObject(result['capabilities']) ? result['capabilities'] : {};
-    this.handshake = { params: this.initializeParams, capabilities };
+    if (isJsonObject(result['capabilities'])) this.capabilities = result['capabilities'];
   }
 
   /** After a replayed handshake the daemon's lists may differ: say so, as declared. */
   private announceListChanges(): void {
     for (const kind of LIST_CHANGED_KINDS) {
-      const declared = this.handshake?.capabilities[kind];
+      const declared = this.capabilities?.[kind];
       if (isJsonObject(declared) && declared['listChanged'] === true) {
         this.options.write(
           JSON.stringify({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CofferError } from '../../../src/domain/errors.js';
 import { FakeChannelDaemon, until } from './support/fake-channel-daemon.js';
 import { INITIALIZE_PARAMS, relayFor } from './support/relay-harness.js';
 
@@ -101,6 +102,30 @@ describe('relay: daemon lost', () => {
     await client.waitFor((m) => m.id === 'srv-2');
     send({ jsonrpc: '2.0', id: 'srv-2', result: { roots: [] } });
     await until(fake, () => fake.methods().includes('response:srv-2'));
+  });
+});
+
+describe('relay: no daemon yet', () => {
+  it('fails the initialize with discovery’s code, then replays it once a daemon is there', async () => {
+    let startable = false;
+    const refusal = new CofferError('PORT_RANGE_EXHAUSTED', 'no free port', {
+      hint: 'set COFFER_PORT_RANGE',
+    });
+    const { client, send } = relayFor(fake, {
+      discover: () => (startable ? Promise.resolve(fake.endpoint) : Promise.reject(refusal)),
+    });
+    send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: INITIALIZE_PARAMS });
+    const failed = await client.response('init');
+    expect(failed.error.data).toEqual({
+      coffer_code: 'PORT_RANGE_EXHAUSTED',
+      hint: 'set COFFER_PORT_RANGE',
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    startable = true;
+    send({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
+    expect((await client.response('list')).result).toEqual({ method: 'tools/list' });
+    expect(fake.methods()).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+    expect(fake.received[0]!.message.params).toEqual(INITIALIZE_PARAMS);
   });
 });
 
