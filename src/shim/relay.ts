@@ -1,10 +1,10 @@
 import { CofferError } from '../domain/errors.js';
+import { readClientLine } from './client-line.js';
+import { InFlight } from './in-flight.js';
 import { DaemonLink, type LinkOptions, type Replay } from './daemon-link.js';
 import {
-  SHIM_ERROR_CODE,
   daemonError,
   errorResponse,
-  idKey,
   isJsonObject,
   isJsonRpcId,
   kindOf,
@@ -31,8 +31,6 @@ export interface RelayOptions {
   readonly daemon: Pick<LinkOptions, 'discover' | 'hello' | 'helloTimeoutMs'>;
 }
 
-/** The daemon's limit for one line (as /mcp's for one body): past it, answered here. */
-export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const LIST_CHANGED_KINDS = ['tools', 'prompts', 'resources'] as const;
 const LOST = 'the connection to the Coffer daemon was lost';
 
@@ -45,10 +43,7 @@ export class Relay {
   private readonly link: DaemonLink;
   private readonly backlog: Queued[] = [];
   private connecting = false;
-  /** Client requests awaiting a response, by id, with the channel generation they went to. */
-  private readonly pending = new Map<string, number>();
-  /** Daemon→client requests awaiting the client's answer, with their generation. */
-  private readonly serverRequests = new Map<string, number>();
+  private readonly inFlight = new InFlight();
   private initializeId: JsonRpcId | undefined;
   /** The client's initialize params, replayed on every later channel. */
   private initializeParams: unknown;
@@ -76,19 +71,10 @@ export class Relay {
 
   /** One line from the client's stdin. */
   fromClient(line: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      return this.reply(null, { code: SHIM_ERROR_CODE.parseError, message: 'Parse error' });
+    for (const item of readClientLine(line)) {
+      if (item.ok) this.accept(item.message, item.raw);
+      else this.reply(item.id, item.error);
     }
-    if (line.length * 3 > MAX_MESSAGE_BYTES && Buffer.byteLength(line) > MAX_MESSAGE_BYTES) {
-      return this.tooLarge(parsed, Buffer.byteLength(line));
-    }
-    if (!Array.isArray(parsed)) return this.accept(parsed, line);
-    // JSON-RPC batches left MCP in 2025-06-18; older clients get them relayed one by one.
-    if (parsed.length === 0) this.reply(null, invalidRequest());
-    for (const item of parsed as unknown[]) this.accept(item, JSON.stringify(item));
   }
 
   /**
@@ -110,11 +96,7 @@ export class Relay {
     this.link.close();
   }
 
-  private accept(message: unknown, raw: string): void {
-    if (!isJsonObject(message) || kindOf(message) === 'invalid') {
-      const id = isJsonObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
-      return this.reply(id, invalidRequest());
-    }
+  private accept(message: JsonRpcMessage, raw: string): void {
     const live = this.link.live;
     if (!this.worthSending(message, live)) return;
     const id = requestId(message);
@@ -137,9 +119,7 @@ export class Relay {
   private worthSending(message: JsonRpcMessage, live: number | undefined): boolean {
     const id = message['id'];
     if (kindOf(message) === 'response' && isJsonRpcId(id)) {
-      const generation = this.serverRequests.get(idKey(id));
-      this.serverRequests.delete(idKey(id));
-      if (generation === undefined || generation === live) return true;
+      if (this.inFlight.answerIsLive(id, live)) return true;
       this.options.log.info('answer to a request of a lost daemon session dropped');
       return false;
     }
@@ -148,9 +128,9 @@ export class Relay {
 
   private send(queued: Queued, generation: number): boolean {
     const id = requestId(queued.message);
-    if (id !== undefined) this.pending.set(idKey(id), generation);
+    if (id !== undefined) this.inFlight.sent(id, generation);
     if (this.link.send(queued.raw)) return true;
-    if (id !== undefined) this.pending.delete(idKey(id));
+    if (id !== undefined) this.inFlight.forget(id);
     return false;
   }
 
@@ -218,11 +198,10 @@ export class Relay {
     const id = message['id'];
     if (kind === 'response' && isJsonRpcId(id)) {
       // Only the first answer counts: a late one after a shim-made error is dropped.
-      if (this.pending.get(idKey(id)) !== generation) return;
-      this.pending.delete(idKey(id));
+      if (!this.inFlight.answered(id, generation)) return;
       if (id === this.initializeId) this.adoptCapabilities(message);
     } else if (kind === 'request' && isJsonRpcId(id)) {
-      this.serverRequests.set(idKey(id), generation);
+      this.inFlight.asked(id, generation);
     }
     this.options.write(raw);
     if (kind === 'response') this.checkIdle();
@@ -231,11 +210,7 @@ export class Relay {
   /** Channel `generation` is gone: its requests fail now instead of hanging. */
   private lost(generation: number, reason: string): void {
     const body = daemonError(`Coffer daemon: ${LOST} (${reason})`, 'the request may not have run');
-    for (const [key, sentOn] of this.pending) {
-      if (sentOn !== generation) continue;
-      this.pending.delete(key);
-      this.reply(parseKey(key), body);
-    }
+    for (const id of this.inFlight.lost(generation)) this.reply(id, body);
     this.checkIdle();
   }
 
@@ -258,17 +233,8 @@ export class Relay {
     }
   }
 
-  private tooLarge(parsed: unknown, bytes: number): void {
-    const id = isJsonObject(parsed) && isJsonRpcId(parsed['id']) ? parsed['id'] : null;
-    this.options.log.warn('client message too large, answered here', { bytes });
-    this.reply(id, {
-      code: SHIM_ERROR_CODE.invalidRequest,
-      message: `Message too large: ${bytes} bytes, the limit is ${MAX_MESSAGE_BYTES}`,
-    });
-  }
-
   private isIdle(): boolean {
-    return this.pending.size === 0 && this.backlog.length === 0 && !this.connecting;
+    return this.inFlight.size === 0 && this.backlog.length === 0 && !this.connecting;
   }
 
   private checkIdle(): void {
@@ -279,15 +245,6 @@ export class Relay {
   private reply(id: JsonRpcId | null, error: RpcErrorBody): void {
     this.options.write(errorResponse(id, error));
   }
-}
-
-function invalidRequest(): RpcErrorBody {
-  return { code: SHIM_ERROR_CODE.invalidRequest, message: 'Invalid Request' };
-}
-
-/** The id behind an idKey. */
-function parseKey(key: string): JsonRpcId {
-  return key.startsWith('n:') ? Number(key.slice(2)) : key.slice(2);
 }
 
 /**
