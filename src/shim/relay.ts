@@ -106,10 +106,19 @@ export class Relay {
     }
     // Set before sending: if this line is lost with the daemon, a replay still sends it.
     if (message['method'] === 'notifications/initialized') this.clientInitialized = true;
+    // A cancelled request gets no answer (MCP): nothing to wait for at stdin EOF.
+    if (message['method'] === 'notifications/cancelled') this.cancelled(message['params']);
     if (live !== undefined && this.backlog.length === 0 && this.send({ message, raw }, live))
       return;
     this.backlog.push({ message, raw });
     this.reconnect();
+  }
+
+  private cancelled(params: unknown): void {
+    const id = isJsonObject(params) ? params['requestId'] : undefined;
+    if (!isJsonRpcId(id)) return;
+    this.inFlight.forget(id);
+    queueMicrotask(() => this.checkIdle());
   }
 
   /**

@@ -146,6 +146,16 @@ describe('relay: close', () => {
     await until(fake, () => fake.ended === 1);
   });
 
+  it('does not wait for a request the client cancelled (it gets no answer)', async () => {
+    const { relay, send, initialize } = relayFor(fake);
+    await initialize();
+    send({ jsonrpc: '2.0', id: 'h', method: 'test/hang' });
+    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'h' } });
+    await until(fake, () => fake.methods().includes('notifications/cancelled'));
+    await relay.close(5_000);
+    await until(fake, () => fake.ended === 1);
+  });
+
   it('stops waiting when the bound fires', async () => {
     const { relay, timers, send, initialize } = relayFor(fake);
     await initialize();
