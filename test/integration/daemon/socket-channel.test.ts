@@ -165,8 +165,13 @@ describe('the socket channel', () => {
         method: 'tools/call',
         params: { name: 'fx__stats', arguments: {} },
       });
-      const answer = await client.next(isAnswer(mine));
-      return JSON.parse(answer.result.content[0].text);
+      const answer = (await client.next(isAnswer(mine))) as {
+        result: { content: [{ text: string }] };
+      };
+      return JSON.parse(answer.result.content[0].text) as {
+        toolCalls: number;
+        cancelledCalls: number;
+      };
     };
     const before = await stats();
     client.send({
