@@ -99,7 +99,7 @@ function flushLogger(logger: Logger): Promise<void> {
 
 /**
  * The shim's socket channel. A daemon that cannot listen on it still serves HTTP (the
- * shim falls back to /mcp when daemon.json names no socket), so this never fails the start.
+ * daemon.json then names no socket, and clients use /mcp), so this never fails the start.
  */
 async function openSocketChannel(
   paths: CofferPaths,

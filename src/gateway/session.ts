@@ -26,9 +26,6 @@ import { createUpstreamPeer } from './upstream-peer.js';
 export type SessionScope =
   { readonly kind: 'aggregated' } | { readonly kind: 'single'; readonly server: string };
 
-/** JSON-RPC has no code for it; -32800 is the one LSP uses for a cancelled request. */
-const REQUEST_CANCELLED = -32800;
-
 const LIST_CHANGED = [
   'notifications/tools/list_changed',
   'notifications/prompts/list_changed',
@@ -175,13 +172,12 @@ export class Session {
       }
     };
     this.server.fallbackRequestHandler = (request, extra) => {
-      // The SDK sends nothing for a cancelled request, so the POST stream that carried it
-      // would stay open until the client leaves (found by fuzzing): answer it ourselves,
-      // which ends the stream. Clients ignore answers to what they cancelled.
-      // (In a batch, the cancel can be handled before this handler runs.)
-      if (extra.signal.aborted) this.answerCancelled(extra.requestId);
+      // A cancelled request gets no answer (the SDK sends none, as the spec asks), but the
+      // POST that carried it must not wait for one. (In a batch, the cancel can be handled
+      // before this handler runs.)
+      if (extra.signal.aborted) this.cancelled(extra.requestId);
       else
-        extra.signal.addEventListener('abort', () => this.answerCancelled(extra.requestId), {
+        extra.signal.addEventListener('abort', () => this.cancelled(extra.requestId), {
           once: true,
         });
       return runWithTrace(newTraceContext({ sessionId: this.id }), () =>
@@ -190,11 +186,8 @@ export class Session {
     };
   }
 
-  private answerCancelled(id: string | number): void {
-    const error = { code: REQUEST_CANCELLED, message: 'Request cancelled by the client' };
-    this.transport
-      .send({ jsonrpc: '2.0', id, error }, { relatedRequestId: id })
-      .catch(() => undefined); // the stream or the session is already gone
+  private cancelled(id: string | number): void {
+    if (this.transport instanceof JsonFirstTransport) this.transport.forget(id);
   }
 
   get id(): string {

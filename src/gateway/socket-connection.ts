@@ -6,7 +6,7 @@ import type { JsonObject } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
 import type { Gateway } from './gateway.js';
 import { MAX_BODY_BYTES } from './json-body.js';
-import { jsonRpcShape } from './json-rpc-shape.js';
+import { messageProblem } from './json-rpc-shape.js';
 import { LineReader } from './line-reader.js';
 import { LineTransport } from './line-transport.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
@@ -96,8 +96,8 @@ export class SocketConnection {
     if (items.length === 0)
       return this.write(rpcError(null, -32600, 'Invalid Request: an empty batch'));
     for (const item of items) {
-      if (jsonRpcShape(item) === undefined)
-        this.write(rpcError(null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message'));
+      const problem = messageProblem(item);
+      if (problem !== undefined) this.write(rpcError(null, -32600, `Invalid Request: ${problem}`));
       else this.message(item as JSONRPCMessage);
     }
   }

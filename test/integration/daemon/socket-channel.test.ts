@@ -152,6 +152,46 @@ describe('the socket channel', () => {
     client.close();
   });
 
+  it('a cancelled call reaches the upstream as a cancel and is never answered', async () => {
+    const client = await ready();
+    client.send(initialize(1));
+    await client.next(isAnswer(1));
+    let id = 100;
+    const stats = async (): Promise<{ toolCalls: number; cancelledCalls: number }> => {
+      const mine = id++;
+      client.send({
+        jsonrpc: '2.0',
+        id: mine,
+        method: 'tools/call',
+        params: { name: 'fx__stats', arguments: {} },
+      });
+      const answer = (await client.next(isAnswer(mine))) as {
+        result: { content: [{ text: string }] };
+      };
+      return JSON.parse(answer.result.content[0].text) as {
+        toolCalls: number;
+        cancelledCalls: number;
+      };
+    };
+    const before = await stats();
+    client.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'fx__hang', arguments: {} },
+    });
+    // stats counts itself: more than one new call means the hang reached the upstream.
+    await eventually(async () =>
+      expect((await stats()).toolCalls).toBeGreaterThan(before.toolCalls + 1),
+    );
+    client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    await eventually(async () =>
+      expect((await stats()).cancelledCalls).toBeGreaterThan(before.cancelledCalls),
+    );
+    expect(client.lines.filter((line) => (line as { id?: unknown }).id === 2)).toEqual([]);
+    client.close();
+  });
+
   it('closing the connection ends the session and its upstream process', async () => {
     const before = new Set(pidsWithArg(marker));
     const client = await ready({ server: 'fx' });
