@@ -146,11 +146,17 @@ export async function stopDaemonAt(env: NodeJS.ProcessEnv, pid?: number): Promis
 
 /** A block of free loopback ports for one daemon, as `COFFER_PORT_RANGE` (lo-hi). */
 async function freePortRange(size = 3): Promise<string> {
+  const lo = await freePorts(size);
+  return `${lo}-${lo + size - 1}`;
+}
+
+/** The first of `size` consecutive loopback ports that are free now. */
+export async function freePorts(size = 1): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const lo = 20_000 + Math.floor(Math.random() * 40_000);
     const ports = Array.from({ length: size }, (_, i) => lo + i);
     const free = await Promise.all(ports.map(isPortFree));
-    if (free.every(Boolean)) return `${lo}-${lo + size - 1}`;
+    if (free.every(Boolean)) return lo;
   }
   throw new Error('no free port range found');
 }

@@ -1,8 +1,9 @@
 /**
- * Preload (`node --import`) for server-everything's Streamable HTTP server, which listens on
- * every interface at $PORT and does not say which port it got: the first TCP listen of the
- * process is bound to 127.0.0.1 instead, and its port is printed as `listening <port>` on
- * stderr. The bench's traffic stays on loopback and nothing is exposed to the network.
+ * Preload (`node --import`) for servers that listen on every interface and do not say which
+ * port they got: server-everything's Streamable HTTP server ($PORT) and mcp-hub (`--port`).
+ * The first TCP listen of the process is bound to 127.0.0.1 instead, and its port is printed
+ * as `listening <port>` on stderr. The bench's traffic stays on loopback and nothing is
+ * exposed to the network.
  */
 import { Server } from 'node:net';
 

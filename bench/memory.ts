@@ -5,7 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon } from './daemon.js';
-import { descendants, rssKb } from './processes.js';
+import { rssKb } from './proc-readings.js';
+import { descendants } from './processes.js';
 import { median } from './stats.js';
 import { cofferHttpTransport, openSession, safeCall, type BenchSession } from './targets.js';
 import type { UpstreamSpec } from './upstreams.js';

@@ -38,7 +38,7 @@ export const FULL: Profile = {
   throughput: FULL_THROUGHPUT,
   everything: {
     latency: FULL_LATENCY,
-    throughput: { levels: [1, 8, 32], rounds: 2, durationMs: 1_000 },
+    throughput: { levels: [1, 16], rounds: 3, durationMs: 1_500 },
   },
   fanOut: {
     servers: 20,

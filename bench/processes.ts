@@ -1,13 +1,14 @@
 /**
  * Every process the bench starts, so that all of them are gone at the end: children are
  * tracked by pid and only ever signalled after checking they are still ours. Also the
- * /proc readings (RSS, descendants) the memory figures use.
+ * descendants of a process (from /proc), which the memory and fan-out figures use.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parentPid, readStat } from './proc-readings.js';
 
 /** Every Coffer home the bench creates starts with this (mkdtemp prefix). */
 export const HOME_PREFIX = join(tmpdir(), 'coffer-bench-');
@@ -95,20 +96,9 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
-/** VmRSS of one process in KiB (its own pages only, not its children's). */
-export function rssKb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
-  if (match?.[1] === undefined) throw new Error(`no VmRSS for pid ${pid}`);
-  return Number(match[1]);
-}
-
 function parentOf(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces: parse after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
+    return parentPid(readStat(pid));
   } catch {
     return undefined;
   }

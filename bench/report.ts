@@ -2,7 +2,8 @@
 import type { FanOutResult } from './fan-out.js';
 import { count, mb, ms, ratio, signedMs, table } from './format.js';
 import type { MemoryResult } from './memory.js';
-import { goalsTable } from './report-goals.js';
+import { sideBySideSection } from './report-side-by-side.js';
+import { targetsSection } from './report-targets.js';
 import type { BenchResults } from './results.js';
 import type { StartupResult } from './startup.js';
 import type { UpstreamRun } from './suite.js';
@@ -18,12 +19,16 @@ export function renderReport(results: BenchResults): string {
       `- load average (1/5/15 min): ${machine.loadAtStart.join(' / ')} at start, ${(results.loadAtEnd ?? []).join(' / ')} at end`,
       `- sections (seconds; 1-min load when each ended): ${results.timeline.map((t) => `${t.section} ${t.seconds} s (${t.load1})`).join(', ')}`,
     ].join('\n'),
-    ...results.runs.flatMap((run) => [latencySection(run), throughputSection(run)]),
+    ...results.runs.flatMap((run) => [
+      sideBySideSection(run),
+      latencySection(run),
+      throughputSection(run),
+    ]),
     results.fanOut === undefined ? '' : fanOutSection(results.fanOut),
     results.startup === undefined ? '' : startupSection(results.startup),
     results.memory === undefined ? '' : memorySection(results.memory),
     results.fanOut === undefined ? '' : searchSection(results.fanOut),
-    goalsTable(results),
+    targetsSection(results),
     results.failures.length === 0
       ? ''
       : `### Failures\n\n${results.failures.map((f) => `- ${f.section}: ${f.message}`).join('\n')}`,

@@ -32,7 +32,7 @@ export interface BenchResults {
   readonly timeline: SectionTime[];
 }
 
-/** A target that could not run at all: it did not open, or every call failed. */
+/** A target that could not run at all: it (or mcp-hub) did not start, or every call failed. */
 export function targetFailures(run: UpstreamRun): Failure[] {
   const section = `${run.upstream}`;
   const latency = (run.latency ?? []).flatMap((result) => {
@@ -47,5 +47,7 @@ export function targetFailures(run: UpstreamRun): Failure[] {
       ? []
       : [{ section: `${section} throughput`, message: `${result.target}: ${result.failure}` }],
   );
-  return [...latency, ...throughput];
+  const { failure } = run.mcpHub;
+  const hub = failure === undefined ? [] : [{ section: `${section} mcp-hub`, message: failure }];
+  return [...latency, ...throughput, ...hub];
 }

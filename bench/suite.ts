@@ -1,14 +1,16 @@
 /**
- * One upstream measured through every target: its HTTP server and a daemon serving it are
- * started, the four targets are measured (latency, then throughput), everything stopped.
+ * One upstream measured through every target: its HTTP server, a daemon for each Coffer
+ * target and mcp-hub (when installed) are started serving it, the targets are measured
+ * (latency, then throughput), everything is stopped.
  */
-import { cpuProfArgs, startDaemon, type BenchDaemon } from './daemon.js';
+import { cpuProfArgs, startDaemon, type BenchDaemon, type StdioServer } from './daemon.js';
 import {
   measureLatency,
   relativeToStdio,
   type LatencyProfile,
   type TargetLatency,
 } from './latency.js';
+import { mcpHubVersion, startMcpHub, type McpHub } from './mcp-hub.js';
 import { measureThroughput, type TargetThroughput, type ThroughputProfile } from './throughput.js';
 import { createTargets } from './targets.js';
 import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
@@ -16,8 +18,15 @@ import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
 export interface UpstreamRun {
   readonly upstream: UpstreamSpec['id'];
   readonly label: string;
+  readonly mcpHub: McpHubStatus;
   readonly latency?: TargetLatency[];
   readonly throughput?: TargetThroughput[];
+}
+
+/** mcp-hub in this run: its version (undefined: not installed), or why it did not start. */
+export interface McpHubStatus {
+  readonly version: string | undefined;
+  readonly failure?: string;
 }
 
 export interface SuitePlan {
@@ -31,14 +40,10 @@ export async function runUpstreamSuite(
   plan: SuitePlan,
   log: (line: string) => void,
 ): Promise<UpstreamRun> {
-  let http: HttpUpstream | undefined;
-  let daemon: BenchDaemon | undefined;
+  const relays = await startRelays(upstream, plan.cpuProfDir);
   try {
-    http = await upstream.startHttp();
-    daemon = await startDaemon({ cpuProfDir: plan.cpuProfDir });
-    await daemon.addServer({ name: upstream.name, command: upstream.command, args: upstream.args });
     const shimNodeArgs = cpuProfArgs(plan.cpuProfDir);
-    const targets = createTargets({ upstream, http, daemon, shimNodeArgs });
+    const targets = createTargets({ upstream, ...relays, shimNodeArgs });
     let latency: TargetLatency[] | undefined;
     if (plan.latency !== undefined) {
       log(`latency: ${upstream.label}`);
@@ -52,11 +57,61 @@ export async function runUpstreamSuite(
     return {
       upstream: upstream.id,
       label: upstream.label,
+      mcpHub: relays.hubStatus,
       ...(latency === undefined ? {} : { latency }),
       ...(throughput === undefined ? {} : { throughput }),
     };
   } finally {
-    await daemon?.stop();
-    await http?.stop();
+    await relays.stop();
+  }
+}
+
+interface Relays {
+  readonly http: HttpUpstream;
+  readonly httpDaemon: BenchDaemon;
+  readonly shimDaemon: BenchDaemon;
+  readonly hub: McpHub | undefined;
+  readonly hubStatus: McpHubStatus;
+  stop(): Promise<void>;
+}
+
+/** Everything that serves the upstream to the targets; all of it stopped again on failure. */
+async function startRelays(
+  upstream: UpstreamSpec,
+  cpuProfDir: string | undefined,
+): Promise<Relays> {
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async (): Promise<void> => {
+    for (const step of stops.reverse()) await step().catch(() => undefined);
+  };
+  const server = { name: upstream.name, command: upstream.command, args: upstream.args };
+  try {
+    const http = await upstream.startHttp();
+    stops.push(() => http.stop());
+    const daemon = async (): Promise<BenchDaemon> => {
+      const started = await startDaemon({ cpuProfDir });
+      stops.push(() => started.stop());
+      await started.addServer(server);
+      return started;
+    };
+    const httpDaemon = await daemon();
+    const shimDaemon = await daemon();
+    const { hub, status } = await startHub(server);
+    if (hub !== undefined) stops.push(() => hub.stop());
+    return { http, httpDaemon, shimDaemon, hub, hubStatus: status, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** mcp-hub when it is installed; a failure to start it leaves its column out, noted. */
+async function startHub(server: StdioServer) {
+  const version = mcpHubVersion();
+  if (version === undefined) return { hub: undefined, status: { version } };
+  try {
+    return { hub: await startMcpHub([server]), status: { version } };
+  } catch (error) {
+    return { hub: undefined, status: { version, failure: String(error) } };
   }
 }

@@ -5,24 +5,30 @@
  *   direct-http   an SDK client on the upstream's own Streamable HTTP server
  *   coffer-http   an SDK client on Coffer's /mcp (Bearer token)
  *   coffer-shim   an SDK client spawning `coffer shim` (stdio, as agents run it)
+ *   mcp-hub       an SDK client on mcp-hub's unified endpoint (HTTP+SSE), when installed
+ * The two Coffer targets have a daemon each, so that each daemon's CPU and memory belong to
+ * one target: the "relay" process measured beside the calls (mcp-hub's is its own process).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { cofferBin, type BenchDaemon } from './daemon.js';
+import type { McpHub } from './mcp-hub.js';
 import { adopt, ownSession } from './processes.js';
 import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
 
-export type TargetId = 'direct-stdio' | 'direct-http' | 'coffer-http' | 'coffer-shim';
+export type TargetId = 'direct-stdio' | 'direct-http' | 'coffer-http' | 'coffer-shim' | 'mcp-hub';
 
 export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   'direct-stdio': 'direct stdio',
   'direct-http': 'direct Streamable HTTP',
   'coffer-http': 'Coffer /mcp (HTTP)',
   'coffer-shim': 'Coffer via `coffer shim`',
+  'mcp-hub': 'mcp-hub /mcp (HTTP+SSE)',
 };
 
 export interface BenchSession {
@@ -34,38 +40,61 @@ export interface BenchSession {
    */
   listTools(): Promise<string[]>;
   readonly client: Client;
+  /** The process a stdio session spawned (the upstream, or `coffer shim`). */
+  readonly pid: number | undefined;
   close(): Promise<void>;
 }
 
 export interface Target {
   readonly id: TargetId;
+  /** The process relaying this target's calls (Coffer's daemon, mcp-hub), if any. */
+  readonly relayPid: number | undefined;
+  /** Whether each session's own process is a shim (its CPU is then measured too). */
+  readonly shimmed: boolean;
   open(): Promise<BenchSession>;
 }
 
 export interface TargetSetup {
   readonly upstream: UpstreamSpec;
   readonly http: HttpUpstream;
-  readonly daemon: BenchDaemon;
+  /** The daemon behind coffer-http. */
+  readonly httpDaemon: BenchDaemon;
+  /** The daemon behind coffer-shim. */
+  readonly shimDaemon: BenchDaemon;
+  /** Left out when mcp-hub is not installed. */
+  readonly hub?: McpHub | undefined;
   /** Node flags for the shims (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   readonly shimNodeArgs?: readonly string[];
 }
 
 export function createTargets(setup: TargetSetup): Target[] {
-  const { upstream, http, daemon } = setup;
+  const { upstream, http, httpDaemon, shimDaemon, hub } = setup;
   const direct = upstream.tool;
   const routed = `${upstream.name}__${upstream.tool}`;
-  return [
-    target('direct-stdio', direct, () => stdioTransport(upstream.command, upstream.args)),
-    target('direct-http', direct, () => new StreamableHTTPClientTransport(new URL(http.url))),
-    target('coffer-http', routed, () => cofferHttpTransport(daemon)),
-    target('coffer-shim', routed, () =>
-      stdioTransport(
-        process.execPath,
-        [...(setup.shimNodeArgs ?? []), cofferBin, 'shim'],
-        daemon.env,
-      ),
+  const args = upstream.arguments;
+  const shimArgs = [...(setup.shimNodeArgs ?? []), cofferBin, 'shim'];
+  const targets: Target[] = [
+    target('direct-stdio', direct, args, () => stdioTransport(upstream.command, upstream.args)),
+    target('direct-http', direct, args, () => new StreamableHTTPClientTransport(new URL(http.url))),
+    target('coffer-http', routed, args, () => cofferHttpTransport(httpDaemon), {
+      relayPid: httpDaemon.pid,
+    }),
+    target(
+      'coffer-shim',
+      routed,
+      args,
+      () => stdioTransport(process.execPath, shimArgs, shimDaemon.env),
+      {
+        relayPid: shimDaemon.pid,
+        shimmed: true,
+      },
     ),
-  ].map((make) => make(upstream.arguments));
+  ];
+  if (hub !== undefined) {
+    const hubTransport = () => new SSEClientTransport(new URL(hub.url));
+    targets.push(target('mcp-hub', routed, args, hubTransport, { relayPid: hub.pid }));
+  }
+  return targets;
 }
 
 export function cofferHttpTransport(daemon: BenchDaemon, path = '/mcp'): Transport {
@@ -86,11 +115,19 @@ export function stdioTransport(
   return new StdioClientTransport({ ...line, args: [...line.args], env: clean, stderr: 'ignore' });
 }
 
-function target(id: TargetId, tool: string, transport: () => Transport) {
-  return (args: Readonly<Record<string, unknown>>): Target => ({
+function target(
+  id: TargetId,
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  transport: () => Transport,
+  relay: { relayPid?: number; shimmed?: boolean } = {},
+): Target {
+  return {
     id,
+    relayPid: relay.relayPid,
+    shimmed: relay.shimmed ?? false,
     open: () => openSession(transport(), tool, args),
-  });
+  };
 }
 
 /** Connects (initialize + initialized) and returns the session's call and list. */
@@ -101,10 +138,12 @@ export async function openSession(
 ): Promise<BenchSession> {
   const client = new Client({ name: 'coffer-bench', version: '1.0.0' }, { capabilities: {} });
   await client.connect(transport);
-  if (transport instanceof StdioClientTransport && transport.pid !== null) adopt(transport.pid);
+  const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+  if (pid !== undefined) adopt(pid);
   const params = { name: tool, arguments: { ...args } };
   return {
     client,
+    pid,
     async call() {
       const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema);
       return result.isError !== true;

@@ -4,6 +4,8 @@
  * kept and grown from one level to the next. Within a level the targets take turns in
  * rounds; the report shows the median calls/s across rounds and every error.
  */
+import { NOTHING_SPENT, addSpent, perCall, startCpuProbe, type CpuSpent } from './cpu-spent.js';
+import { relayRss } from './latency.js';
 import { median, since } from './stats.js';
 import { safeCall, type BenchSession, type Target, type TargetId } from './targets.js';
 
@@ -22,6 +24,10 @@ export interface LevelResult {
   readonly errors: number;
   /** callsPerSecond / direct stdio's at the same level. */
   readonly ratioToStdio: number;
+  /** The relay process's CPU per call over the level's rounds (µs; NaN without a relay). */
+  readonly relayCpuUsPerCall: number;
+  /** VmRSS of the relay process after the level's last round, its sessions open (MB). */
+  readonly relayRssMb: number;
 }
 
 export interface TargetThroughput {
@@ -45,14 +51,9 @@ export async function measureThroughput(
   try {
     for (const level of profile.levels) {
       for (const pool of pools) await grow(pool, level);
-      const runs = new Map<TargetId, Run[]>();
-      for (let round = 0; round < profile.rounds; round++) {
-        for (const pool of pools.filter((p) => p.failure === undefined)) {
-          const run = await runLevel(pool.sessions.slice(0, level), profile.durationMs);
-          runs.set(pool.target.id, [...(runs.get(pool.target.id) ?? []), run]);
-        }
+      for (const [id, result] of await measureLevel(pools, level, profile)) {
+        results.get(id)?.push(result);
       }
-      for (const [id, list] of runs) results.get(id)?.push(levelResult(level, list));
     }
   } finally {
     await Promise.allSettled(pools.flatMap((pool) => pool.sessions.map((s) => s.close())));
@@ -64,6 +65,28 @@ export async function measureThroughput(
       ...(pool.failure === undefined ? {} : { failure: pool.failure }),
     })),
   );
+}
+
+/** One level: the pools take turns for `rounds` rounds. */
+async function measureLevel(
+  pools: readonly Pool[],
+  level: number,
+  profile: ThroughputProfile,
+): Promise<Map<TargetId, LevelResult>> {
+  const runs = new Map<TargetId, Run[]>();
+  for (let round = 0; round < profile.rounds; round++) {
+    for (const pool of pools.filter((p) => p.failure === undefined)) {
+      const run = await runLevel(pool, level, profile.durationMs);
+      runs.set(pool.target.id, [...(runs.get(pool.target.id) ?? []), run]);
+    }
+  }
+  const results = new Map<TargetId, LevelResult>();
+  for (const pool of pools) {
+    const list = runs.get(pool.target.id);
+    const rssMb = relayRss(pool.target.relayPid);
+    if (list !== undefined) results.set(pool.target.id, levelResult(level, list, rssMb));
+  }
+  return results;
 }
 
 /** Opens sessions (4 at a time) until the pool has `size`, each warmed with a few calls. */
@@ -88,9 +111,14 @@ interface Run {
   readonly calls: number;
   readonly errors: number;
   readonly ms: number;
+  /** What the relay process spent meanwhile. */
+  readonly cpu: CpuSpent;
 }
 
-async function runLevel(sessions: readonly BenchSession[], durationMs: number): Promise<Run> {
+/** The pool's first `level` sessions in closed loops for `durationMs`. */
+async function runLevel(pool: Pool, level: number, durationMs: number): Promise<Run> {
+  const sessions = pool.sessions.slice(0, level);
+  const probe = startCpuProbe({ relay: pool.target.relayPid });
   const start = performance.now();
   const end = start + durationMs;
   const loops = await Promise.all(
@@ -104,15 +132,18 @@ async function runLevel(sessions: readonly BenchSession[], durationMs: number): 
       return { calls, errors };
     }),
   );
+  const calls = loops.reduce((sum, loop) => sum + loop.calls, 0);
   return {
-    calls: loops.reduce((sum, loop) => sum + loop.calls, 0),
+    calls,
     errors: loops.reduce((sum, loop) => sum + loop.errors, 0),
     ms: since(start),
+    cpu: probe(calls),
   };
 }
 
-function levelResult(sessions: number, runs: readonly Run[]): LevelResult {
+function levelResult(sessions: number, runs: readonly Run[], relayRssMb: number): LevelResult {
   const rates = runs.map((run) => ((run.calls - run.errors) * 1000) / run.ms);
+  const cpu = runs.reduce((sum, run) => addSpent(sum, run.cpu), NOTHING_SPENT);
   return {
     sessions,
     callsPerSecond: median(rates),
@@ -120,6 +151,8 @@ function levelResult(sessions: number, runs: readonly Run[]): LevelResult {
     calls: runs.reduce((sum, run) => sum + run.calls, 0),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     ratioToStdio: Number.NaN,
+    relayCpuUsPerCall: perCall(cpu).relayUs,
+    relayRssMb,
   };
 }
 
@@ -132,4 +165,27 @@ function withRatios(results: TargetThroughput[]): TargetThroughput[] {
       return { ...level, ratioToStdio: level.callsPerSecond / (base ?? Number.NaN) };
     }),
   }));
+}
+
+/**
+ * The level the report compares at: `wanted` sessions when measured, else the nearest one
+ * measured (a --quick run has no 16). NaN when there is no level at all.
+ */
+export function comparedLevel(results: readonly TargetThroughput[], wanted = 16): number {
+  let best = Number.NaN;
+  for (const result of results) {
+    for (const { sessions } of result.levels) {
+      if (!(Math.abs(sessions - wanted) >= Math.abs(best - wanted))) best = sessions;
+    }
+  }
+  return best;
+}
+
+/** One target's result at `sessions`, when it was measured. */
+export function levelOf(
+  results: readonly TargetThroughput[] | undefined,
+  target: TargetId,
+  sessions: number,
+): LevelResult | undefined {
+  return results?.find((r) => r.target === target)?.levels.find((l) => l.sessions === sessions);
 }

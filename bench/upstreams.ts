@@ -13,8 +13,8 @@ const EVERYTHING = join(
   repoRoot,
   'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
 );
-/** Makes server-everything's HTTP server listen on 127.0.0.1 only and report its port. */
-const LOOPBACK_PRELOAD = join(repoRoot, 'dist/bench/loopback-listen.js');
+/** Makes an HTTP server (server-everything, mcp-hub) listen on 127.0.0.1 only and report its port. */
+export const LOOPBACK_PRELOAD = join(repoRoot, 'dist/bench/loopback-listen.js');
 
 export interface HttpUpstream {
   readonly url: string;
@@ -89,7 +89,8 @@ async function startHttpServer(
   }
 }
 
-function listeningPort(child: ChildProcess): Promise<number> {
+/** Resolves with the port a child reports as `listening <port>` on stderr (15 s at most). */
+export function listeningPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let log = '';
     const timer = setTimeout(() => reject(new Error(`no port after 15 s: ${log}`)), 15_000);
