@@ -64,7 +64,7 @@ export const layers = {
   },
   shim: {
     may: ['domain', 'config', 'discovery'],
-    why: 'the shim must start fast and talk to the daemon over HTTP only.',
+    why: 'the shim must start fast and talk to the daemon over its socket only.',
   },
   agents: {
     may: ['domain', 'config'],

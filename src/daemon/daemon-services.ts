@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CofferPaths } from '../config/home.js';
 import type { DaemonSettings } from '../config/settings.js';
+import type { LineSocket } from '../gateway/socket-connection.js';
 import type { Logger } from '../observability/logger.js';
 
 /**
@@ -14,6 +15,11 @@ export interface DaemonServices {
    * the access guard passed.
    */
   handleMcp(req: IncomingMessage, res: ServerResponse, server: string | undefined): Promise<void>;
+  /**
+   * One connection of the shim's socket channel (src/config/socket-path.ts): the hello,
+   * then one MCP session. Absent: the daemon listens on no socket.
+   */
+  readonly handleSocket?: (socket: LineSocket) => void;
   /** The REST API: receives every `/api/v1/*` request (full URL) the daemon does not answer itself. */
   api: { fetch(request: Request): Response | Promise<Response> };
   /** GET /oauth/callback: the browser back from an OAuth sign-in (no token; `state` checked). */

@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../domain/ports.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createDaemonApi } from './daemon-api.js';
 import { readSettings, type DaemonSettings } from '../config/settings.js';
+import { daemonSocketPath } from '../config/socket-path.js';
 import { generateToken, removeOwnDaemonFile, writeDaemonFile } from './daemon-file.js';
 import { guardDaemonFile } from './daemon-file-guard.js';
 import type { CreateServices, DaemonServices } from './daemon-services.js';
@@ -22,6 +23,7 @@ import { createDaemonRouter, createDaemonServer } from './http-server.js';
 import { bindFirstFreePort } from './port-binding.js';
 import type { PortRange } from './port-range.js';
 import { createShutdown, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './shutdown.js';
+import { listenOnSocket, type SocketListener } from './socket-listener.js';
 import { BrowserSessions } from './login-codes.js';
 import { UiRoutes } from './ui-routes.js';
 
@@ -96,6 +98,26 @@ function flushLogger(logger: Logger): Promise<void> {
 }
 
 /**
+ * The shim's socket channel. A daemon that cannot listen on it still serves HTTP (the
+ * daemon.json then names no socket, and clients use /mcp), so this never fails the start.
+ */
+async function openSocketChannel(
+  paths: CofferPaths,
+  services: DaemonServices,
+  logger: Logger,
+): Promise<SocketListener | undefined> {
+  const { handleSocket } = services;
+  if (handleSocket === undefined) return undefined;
+  const path = daemonSocketPath(paths.home);
+  try {
+    return await listenOnSocket(path, (connection) => handleSocket(connection), logger);
+  } catch (error) {
+    logger.warn({ err: error, socket: path }, 'cannot listen on the socket channel; HTTP only');
+    return undefined;
+  }
+}
+
+/**
  * Runs the daemon: ensure home → bind port → create services → write daemon.json →
  * serve. Shutdown (SIGTERM, SIGINT, POST /api/v1/daemon/stop): stop accepting,
  * services.close() (bounded), remove daemon.json, exit 0.
@@ -152,6 +174,7 @@ async function startDaemon(
     throw error;
   }
 
+  const socket = await openSocketChannel(paths, services, logger);
   const record: DaemonRecord = {
     version: DAEMON_FILE_VERSION,
     pid: process.pid,
@@ -159,6 +182,7 @@ async function startDaemon(
     token,
     started_at: startedAt.toISOString(),
     binary_path: options.binaryPath ?? defaultBinaryPath(),
+    ...(socket === undefined ? {} : { socket: socket.path }),
   };
   const info = daemonInfoFromRecord(record);
 
@@ -166,7 +190,11 @@ async function startDaemon(
     server,
     logger,
     timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
-    closeServices: () => services.close(),
+    closeServices: async () => {
+      // Connections end first, so no new message reaches a session being closed.
+      await socket?.close();
+      await services.close();
+    },
     removeDaemonFile: () => {
       removeOwnDaemonFile(paths, token);
     },

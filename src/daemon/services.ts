@@ -13,6 +13,7 @@ import { AdminToolSearch } from '../gateway/admin-tool-search.js';
 import { contextBudgetReader } from '../gateway/context-budget.js';
 import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
+import { createSocketEndpoint } from '../gateway/socket-connection.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
@@ -22,6 +23,7 @@ import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { findCommand } from '../config/command-lookup.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
 import { lazyAgentSetup } from './agent-setup-loader.js';
+import { tokensEqual } from './access-guard.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
@@ -40,6 +42,7 @@ export const createServices: CreateServices = async ({
   paths,
   logger,
   port,
+  token,
   settings,
   startedAt,
 }) => {
@@ -196,8 +199,15 @@ export const createServices: CreateServices = async ({
     }),
   });
 
+  let closing = false;
   return {
     handleMcp: createMcpEndpoint(gateway),
+    handleSocket: createSocketEndpoint({
+      gateway,
+      tokenMatches: (given) => tokensEqual(given, token),
+      accepting: () => !closing,
+      logger,
+    }),
     handleOAuthCallback: handleOAuthCallback(oauth.signIn, logger),
     api,
     status: () => ({
@@ -209,6 +219,7 @@ export const createServices: CreateServices = async ({
       })),
     }),
     close: async () => {
+      closing = true;
       events.close();
       await gateway.closeAll();
       await catalog.close();

@@ -22,6 +22,11 @@ export interface DaemonRecord {
   /** ISO 8601. */
   readonly started_at: string;
   readonly binary_path: string;
+  /**
+   * The local socket (or Windows named pipe) of the shim's persistent channel
+   * (src/config/socket-path.ts). Optional: older daemons do not write it.
+   */
+  readonly socket?: string;
 }
 
 /** A daemon that was found serving, as clients use it. */
@@ -31,6 +36,8 @@ export interface DaemonInfo {
   readonly token: string;
   readonly startedAt: string;
   readonly binaryPath: string;
+  /** daemon.json `socket`, when the daemon listens on one. */
+  readonly socket?: string;
   /** `http://127.0.0.1:PORT` */
   readonly baseUrl: string;
   /** `http://127.0.0.1:PORT/mcp`: the aggregated MCP endpoint. */
@@ -78,6 +85,9 @@ export function parseDaemonRecord(text: string): DaemonRecordParse {
     return { ok: false, reason: '"started_at" is not an ISO 8601 date' };
   }
   if (typeof binaryPath !== 'string') return { ok: false, reason: '"binary_path" is not a string' };
+  const { socket } = fields;
+  if (socket !== undefined && typeof socket !== 'string')
+    return { ok: false, reason: '"socket" is not a string' };
   return {
     ok: true,
     record: {
@@ -87,6 +97,7 @@ export function parseDaemonRecord(text: string): DaemonRecordParse {
       token,
       started_at: startedAt,
       binary_path: binaryPath,
+      ...(socket === undefined ? {} : { socket }),
     },
   };
 }
@@ -99,6 +110,7 @@ export function serializeDaemonRecord(record: DaemonRecord): string {
     token: record.token,
     started_at: record.started_at,
     binary_path: record.binary_path,
+    ...(record.socket === undefined ? {} : { socket: record.socket }),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
@@ -115,6 +127,7 @@ export function daemonInfoFromRecord(record: DaemonRecord): DaemonInfo {
     token: record.token,
     startedAt: record.started_at,
     binaryPath: record.binary_path,
+    ...(record.socket === undefined ? {} : { socket: record.socket }),
     baseUrl,
     mcpUrl: `${baseUrl}/mcp`,
   };

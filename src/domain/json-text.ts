@@ -15,7 +15,10 @@
  *   (an environment variable may well be called `constructor`).
  *
  * Duplicate keys keep JSON.parse's rule (the last one wins) everywhere in Coffer, so
- * no two parsers of the same body can disagree.
+ * no two parsers of the same body can disagree; and Coffer forwards what it parsed,
+ * serialised again, so an upstream sees exactly the name and arguments whose preference
+ * Coffer checked (the duplicate never travels on). Refusing them would cost a second
+ * scan of every message for no protection gained (issue #19).
  */
 export const MAX_JSON_DEPTH = 100;
 

@@ -1,6 +1,6 @@
 import type { SessionNotifier } from '../domain/ports.js';
 import type { GatewayContext } from './gateway-context.js';
-import { Session, type SessionScope } from './session.js';
+import { Session, type SessionScope, type TransportFactory } from './session.js';
 import type { ReapReason } from './session-activity.js';
 import { SessionReaper } from './session-reaper.js';
 import type { JsonObject } from '../domain/ports.js';
@@ -32,12 +32,14 @@ export class Gateway implements SessionNotifier {
   async open(
     scope: SessionScope,
     clientCapabilities: JsonObject,
+    transport: TransportFactory,
     toolsMode?: ToolsMode,
   ): Promise<Session> {
     const session = new Session({
       scope,
       context: this.context,
       clientCapabilities,
+      transport,
       ...(toolsMode === undefined ? {} : { toolsMode }),
       onInitialized: (s) => {
         this.sessions.set(s.id, s);

@@ -8,7 +8,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isRequest, isResponse, jsonRpcShape } from './json-rpc-shape.js';
+import { isRequest, isResponse, messageProblem } from './json-rpc-shape.js';
 import { keepAlive, PostExchange, SSE_HEADERS, sseEvent } from './post-exchange.js';
 import { SerializedResults } from './serialized-results.js';
 
@@ -70,6 +70,14 @@ export class JsonFirstTransport implements Transport {
     }
   }
 
+  /** Request `id` was cancelled by the client: its POST stops waiting for an answer. */
+  forget(id: RequestId): void {
+    const exchange = this.exchanges.get(id);
+    if (exchange === undefined) return;
+    this.exchanges.delete(id);
+    exchange.forget(id);
+  }
+
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
@@ -126,12 +134,12 @@ export class JsonFirstTransport implements Transport {
         -32600,
         `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`,
       );
-    if (raw.length === 0 || !raw.every((m) => jsonRpcShape(m) !== undefined))
-      return this.refuse(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+    const problem = raw.length === 0 ? 'an empty batch' : firstProblem(raw);
+    if (problem !== undefined) return this.refuse(res, 400, -32600, `Invalid Request: ${problem}`);
     const messages = raw as JSONRPCMessage[];
     const initializes = messages.some((m) => 'method' in m && m.method === 'initialize');
-    const problem = initializes ? this.initialize(messages.length) : this.check(req);
-    if (problem !== undefined) return this.refuse(res, ...problem);
+    const refusal = initializes ? this.initialize(messages.length) : this.check(req);
+    if (refusal !== undefined) return this.refuse(res, ...refusal);
     const ids = messages.filter(isRequest).map((m) => m.id);
     if (ids.length === 0) {
       res.writeHead(202).end();
@@ -211,3 +219,11 @@ export class JsonFirstTransport implements Transport {
 }
 
 type Problem = [status: number, code: number, message: string];
+
+function firstProblem(messages: readonly unknown[]): string | undefined {
+  for (const message of messages) {
+    const problem = messageProblem(message);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}

@@ -15,8 +15,23 @@ const NOTIFICATION_KEYS = new Set(['jsonrpc', 'method', 'params']);
 const RESULT_KEYS = new Set(['jsonrpc', 'id', 'result']);
 const ERROR_KEYS = new Set(['jsonrpc', 'id', 'error']);
 
+/**
+ * Ids are strings or integers that survive a round trip through a double (JSON-RPC 2.0
+ * wants no fractions; past 2^53 two ids would collide, and -1e308 is "an integer" to
+ * JavaScript but to nothing else): anything else is an Invalid Request, answered with id
+ * null since the id cannot be echoed faithfully.
+ */
+export const INVALID_ID_PROBLEM = `an id must be a string or an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
+
+/** Why `value` is no JSON-RPC 2.0 message (for an Invalid Request answer), or undefined. */
+export function messageProblem(value: unknown): string | undefined {
+  if (jsonRpcShape(value) !== undefined) return undefined;
+  if (isObject(value) && 'id' in value && !isRequestId(value['id'])) return INVALID_ID_PROBLEM;
+  return 'not a JSON-RPC 2.0 message (jsonrpc "2.0", a method or a result or an error, no other keys)';
+}
+
 /** What `value` is as a JSON-RPC 2.0 message, or undefined when it is none. */
-export function jsonRpcShape(value: unknown): Shape | undefined {
+function jsonRpcShape(value: unknown): Shape | undefined {
   if (!isObject(value) || value['jsonrpc'] !== '2.0') return undefined;
   if ('method' in value) {
     if (typeof value['method'] !== 'string') return undefined;
@@ -49,7 +64,7 @@ export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage &
 }
 
 function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || Number.isInteger(value);
+  return typeof value === 'string' || Number.isSafeInteger(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

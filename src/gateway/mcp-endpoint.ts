@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../domain/errors.js';
@@ -5,8 +6,26 @@ import type { JsonObject } from '../domain/ports.js';
 import { parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 import type { Gateway } from './gateway.js';
 import { readMcpJsonBody } from './json-body.js';
+import { JsonFirstTransport } from './json-first-transport.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
-import type { SessionScope } from './session.js';
+import type { Session, SessionScope, TransportFactory } from './session.js';
+
+const httpTransport: TransportFactory = ({ initialized, results }) =>
+  new JsonFirstTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: initialized,
+    results,
+  });
+
+/** The HTTP session `sessionId` names on this endpoint; a socket session is not reachable here. */
+function findHttpSession(
+  gateway: Gateway,
+  sessionId: string,
+  scope: SessionScope,
+): Session | undefined {
+  const session = gateway.find(sessionId);
+  return session?.servesHttp === true && sameScope(session.scope, scope) ? session : undefined;
+}
 
 /**
  * The MCP Streamable HTTP endpoint (`/mcp`, `/servers/<name>/mcp`): finds or creates
@@ -33,8 +52,9 @@ export function createMcpEndpoint(gateway: Gateway) {
       res.setHeader('Allow', 'GET, POST, DELETE');
       return sendRpcError(res, 405, -32000, 'Method not allowed');
     }
-    const session = typeof sessionId === 'string' ? gateway.find(sessionId) : undefined;
-    if (session === undefined || !sameScope(session.scope, scope))
+    const session =
+      typeof sessionId === 'string' ? findHttpSession(gateway, sessionId, scope) : undefined;
+    if (session === undefined)
       return sendRpcError(
         res,
         typeof sessionId === 'string' ? 404 : 400,
@@ -56,9 +76,8 @@ async function handlePost(
   if (!read.ok) return sendRpcError(res, read.status, read.rpcCode, read.message);
   const body = read.value;
   if (sessionId !== undefined) {
-    const session = gateway.find(sessionId);
-    if (session === undefined || !sameScope(session.scope, scope))
-      return sendRpcError(res, 404, -32000, sessionProblem(sessionId));
+    const session = findHttpSession(gateway, sessionId, scope);
+    if (session === undefined) return sendRpcError(res, 404, -32000, sessionProblem(sessionId));
     return session.handle(req, res, body);
   }
   if (!isInitializeRequest(body)) return sendRpcError(res, 400, -32000, sessionProblem(undefined));
@@ -68,7 +87,7 @@ async function handlePost(
     return sendRpcError(res, 400, -32602, mode.message, undefined, requestId(body));
   let session;
   try {
-    session = await gateway.open(scope, capabilities, mode);
+    session = await gateway.open(scope, capabilities, httpTransport, mode);
   } catch (error) {
     const rpc = toJsonRpcError(error);
     return sendRpcError(

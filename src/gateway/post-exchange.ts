@@ -75,6 +75,17 @@ export class PostExchange {
     return true;
   }
 
+  /**
+   * The client cancelled request `id`: it gets no answer (the spec: the receiver should
+   * not respond), but the response must not wait for one. True once the response ended.
+   */
+  forget(id: RequestId): boolean {
+    if (!this.waiting.delete(id)) return this.waiting.size === 0;
+    if (this.waiting.size > 0) return false;
+    this.finish();
+    return true;
+  }
+
   /** Ends the response without the missing answers (the session closed). */
   abandon(): void {
     this.stream();
@@ -85,7 +96,16 @@ export class PostExchange {
     clearTimeout(this.timer);
     const { res, ids, batch, sessionId, serialize } = this.options;
     if (this.streaming) return void res.end();
-    const answers = ids.map((id) => serialize(this.answers.get(id)!));
+    const answers = ids.flatMap((id) => {
+      const answer = this.answers.get(id);
+      return answer === undefined ? [] : [serialize(answer)];
+    });
+    // Every request of it was cancelled: a stream that ends without a message, since a
+    // 200 JSON response must carry one (docs/SECURITY.md: the one 200 without an answer).
+    if (answers.length === 0) {
+      this.stream();
+      return void res.end();
+    }
     const body = batch ? `[${answers.join(',')}]` : answers[0]!;
     res.writeHead(200, {
       'content-type': 'application/json',

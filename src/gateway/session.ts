@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
@@ -26,9 +26,6 @@ import { createUpstreamPeer } from './upstream-peer.js';
 export type SessionScope =
   { readonly kind: 'aggregated' } | { readonly kind: 'single'; readonly server: string };
 
-/** JSON-RPC has no code for it; -32800 is the one LSP uses for a cancelled request. */
-const REQUEST_CANCELLED = -32800;
-
 const LIST_CHANGED = [
   'notifications/tools/list_changed',
   'notifications/prompts/list_changed',
@@ -43,6 +40,16 @@ const aggregatedCapabilities: ServerCapabilities = {
   logging: {},
 };
 
+/** What a session's transport is built from: its hook for "initialized" and the result cache. */
+export interface TransportParts {
+  /** Call once the session has its id (the HTTP transport: at the initialize POST). */
+  readonly initialized: () => void;
+  readonly results: SerializedResults;
+}
+
+/** Builds the downstream transport of one session: HTTP (JsonFirstTransport) or a socket line channel. */
+export type TransportFactory = (parts: TransportParts) => Transport;
+
 export interface SessionOptions {
   readonly scope: SessionScope;
   readonly context: GatewayContext;
@@ -50,6 +57,7 @@ export interface SessionOptions {
   readonly clientCapabilities: JsonObject;
   /** Aggregated sessions only: full or lean tool list (default: the daemon's setting). */
   readonly toolsMode?: ToolsMode;
+  readonly transport: TransportFactory;
   readonly onInitialized: (session: Session) => void;
   readonly onClosed: (session: Session) => void;
 }
@@ -60,7 +68,7 @@ export interface SessionOptions {
  * so progress, sampling and roots can only reach the client that caused them.
  */
 export class Session {
-  readonly transport: JsonFirstTransport;
+  readonly transport: Transport;
   readonly server: Server;
   readonly pool: UpstreamPool;
   /** What the client did lately: the session reaper closes vanished and idle sessions. */
@@ -152,11 +160,7 @@ export class Session {
             catalog: this.catalog,
             callTool: (params, routed) => this.router.handle('tools/call', params, routed),
           });
-    this.transport = new JsonFirstTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: () => options.onInitialized(this),
-      results,
-    });
+    this.transport = options.transport({ initialized: () => options.onInitialized(this), results });
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
     };
@@ -168,13 +172,12 @@ export class Session {
       }
     };
     this.server.fallbackRequestHandler = (request, extra) => {
-      // The SDK sends nothing for a cancelled request, so the POST stream that carried it
-      // would stay open until the client leaves (found by fuzzing): answer it ourselves,
-      // which ends the stream. Clients ignore answers to what they cancelled.
-      // (In a batch, the cancel can be handled before this handler runs.)
-      if (extra.signal.aborted) this.answerCancelled(extra.requestId);
+      // A cancelled request gets no answer (the SDK sends none, as the spec asks), but the
+      // POST that carried it must not wait for one. (In a batch, the cancel can be handled
+      // before this handler runs.)
+      if (extra.signal.aborted) this.cancelled(extra.requestId);
       else
-        extra.signal.addEventListener('abort', () => this.answerCancelled(extra.requestId), {
+        extra.signal.addEventListener('abort', () => this.cancelled(extra.requestId), {
           once: true,
         });
       return runWithTrace(newTraceContext({ sessionId: this.id }), () =>
@@ -183,11 +186,8 @@ export class Session {
     };
   }
 
-  private answerCancelled(id: string | number): void {
-    const error = { code: REQUEST_CANCELLED, message: 'Request cancelled by the client' };
-    this.transport
-      .send({ jsonrpc: '2.0', id, error }, { relatedRequestId: id })
-      .catch(() => undefined); // the stream or the session is already gone
+  private cancelled(id: string | number): void {
+    if (this.transport instanceof JsonFirstTransport) this.transport.forget(id);
   }
 
   get id(): string {
@@ -209,7 +209,15 @@ export class Session {
     await this.server.connect(this.transport);
   }
 
+  /** Whether HTTP requests may reach this session (a socket session is its connection's alone). */
+  get servesHttp(): boolean {
+    return this.transport instanceof JsonFirstTransport;
+  }
+
+  /** One HTTP request of an HTTP session (check servesHttp first). */
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (!(this.transport instanceof JsonFirstTransport))
+      throw new Error('an HTTP request reached a socket session');
     this.activity.track(req.method, res);
     return this.transport.handleRequest(req, res, body);
   }

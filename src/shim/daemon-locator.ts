@@ -1,6 +1,8 @@
 import type { CofferPaths } from '../config/home.js';
+import type { DaemonInfo } from '../discovery/daemon-record.js';
 import { findDaemon } from '../discovery/inspect-daemon.js';
-import type { DaemonEndpoint } from './daemon-http.js';
+import { CofferError } from '../domain/errors.js';
+import type { DaemonEndpoint } from './daemon-channel.js';
 import type { ShimLog } from './shim-log.js';
 
 /**
@@ -11,27 +13,28 @@ import type { ShimLog } from './shim-log.js';
  */
 export async function locateDaemon(paths: CofferPaths, log: ShimLog): Promise<DaemonEndpoint> {
   const found = await findDaemon(paths);
-  if (found !== undefined) return found;
+  if (found !== undefined) return endpointOf(found);
   const { ensureDaemon } = await import('../discovery/ensure-daemon.js');
   const daemon = await ensureDaemon(paths);
   log.info(daemon.spawned ? 'daemon started' : 'daemon found', {
     daemon_pid: daemon.pid,
-    port: daemon.port,
+    socket: daemon.socket ?? null,
   });
-  return daemon;
+  return endpointOf(daemon);
 }
 
 /**
- * Discovery starts at once, while the client is still starting up; the first session
- * uses that result, every later one (after a daemon loss) looks afresh.
+ * A daemon.json without `socket` was written by a daemon older than this shim, which
+ * serves the shim over HTTP only. The shim does not stop it (an older daemon may serve
+ * other agents): the user does, and the next message starts the current one.
  */
-export function createLocator(paths: CofferPaths, log: ShimLog): () => Promise<DaemonEndpoint> {
-  let early: Promise<DaemonEndpoint> | undefined = locateDaemon(paths, log);
-  // Reported when the first session needs it; a rejection here must not crash the shim.
-  early.catch(() => undefined);
-  return () => {
-    const next = early ?? locateDaemon(paths, log);
-    early = undefined;
-    return next;
-  };
+export function endpointOf(info: DaemonInfo): DaemonEndpoint {
+  if (info.socket === undefined) {
+    throw new CofferError(
+      'DAEMON_UNAVAILABLE',
+      `The running Coffer daemon (pid ${info.pid}) is older than this shim and has no local socket`,
+      { hint: 'run `coffer stop`, then retry: the shim starts the current daemon' },
+    );
+  }
+  return { pid: info.pid, socket: info.socket, token: info.token };
 }

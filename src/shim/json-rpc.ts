@@ -67,16 +67,3 @@ export function daemonError(
     data: { coffer_code: cofferCode, ...(hint === undefined ? {} : { hint }) },
   };
 }
-
-/** Reads a JSON-RPC `error` object out of a body the daemon sent with an HTTP error. */
-export function errorFromBody(text: string): RpcErrorBody | undefined {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (!isJsonObject(body) || !isJsonObject(body['error'])) return undefined;
-    const { code, message, data } = body['error'];
-    if (typeof code !== 'number' || typeof message !== 'string') return undefined;
-    return data === undefined ? { code, message } : { code, message, data };
-  } catch {
-    return undefined;
-  }
-}

@@ -1,10 +1,10 @@
 import { CofferError } from '../domain/errors.js';
-import type { DaemonSession, SessionEvents } from './daemon-session.js';
+import { readClientLine } from './client-line.js';
+import { InFlight } from './in-flight.js';
+import { DaemonLink, type LinkOptions, type Replay } from './daemon-link.js';
 import {
-  SHIM_ERROR_CODE,
   daemonError,
   errorResponse,
-  idKey,
   isJsonObject,
   isJsonRpcId,
   kindOf,
@@ -13,108 +13,227 @@ import {
   type JsonRpcMessage,
   type RpcErrorBody,
 } from './json-rpc.js';
-import { SessionKeeper, adoptProtocolVersion, type KeeperOptions } from './session-keeper.js';
 import type { ShimLog } from './shim-log.js';
+import type { Timers } from './timers.js';
 
 /**
- * The relay between one stdio client and the daemon, message by message and verbatim.
- * Client messages go out one at a time, each once the previous one's response headers
- * are in: the daemon dispatches a message before it answers the headers, so the client's
- * order (initialize, initialized, a request, its cancellation) is the order it is
- * handled in. Every client request ends with exactly one response: the daemon's, or an
- * error from here when the daemon cannot give one.
+ * The relay between one stdio client and the daemon, line for line and verbatim. While
+ * the channel is open a client line goes straight out; otherwise it waits in the backlog,
+ * in order, until a channel is (re)opened. Every client request ends with exactly one
+ * response: the daemon's, or an error from here when the daemon cannot give one.
  */
 
 export interface RelayOptions {
   /** Writes one line (a JSON-RPC message, without its newline) to the client. */
   readonly write: (line: string) => void;
   readonly log: ShimLog;
-  readonly daemon: Pick<KeeperOptions, 'discover' | 'agent' | 'path'>;
+  readonly timers: Timers;
+  readonly daemon: Pick<LinkOptions, 'discover' | 'hello' | 'helloTimeoutMs'>;
 }
 
 const LIST_CHANGED_KINDS = ['tools', 'prompts', 'resources'] as const;
+const LOST = 'the connection to the Coffer daemon was lost';
 
-export class Relay implements SessionEvents {
-  private queue: Promise<void> = Promise.resolve();
-  /** Client requests awaiting a response, by id, with the session generation they went to. */
-  private readonly pending = new Map<string, number>();
-  /** Daemon→client requests awaiting the client's answer, with their session generation. */
-  private readonly serverRequests = new Map<string, number>();
+interface Queued {
+  readonly message: JsonRpcMessage;
+  readonly raw: string;
+}
+
+export class Relay {
+  private readonly link: DaemonLink;
+  private readonly backlog: Queued[] = [];
+  private connecting = false;
+  private readonly inFlight = new InFlight();
   private initializeId: JsonRpcId | undefined;
-  /** What the client was told at initialize: re-established sessions honour it. */
-  private serverCapabilities: JsonRpcMessage | undefined;
-  private readonly keeper: SessionKeeper;
+  /** The client's initialize params, replayed on every later channel. */
+  private initializeParams: unknown;
+  /** What the daemon answered the client's initialize with: what it said may change. */
+  private capabilities: JsonRpcMessage | undefined;
+  private clientInitialized = false;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly options: RelayOptions) {
-    this.keeper = new SessionKeeper({
+    this.link = new DaemonLink({
       ...options.daemon,
       log: options.log,
-      events: this,
-      onReestablished: () => this.onReestablished(),
+      timers: options.timers,
+      events: {
+        onMessage: (message, raw, generation) => this.fromDaemon(message, raw, generation),
+        onLost: (generation, reason) => this.lost(generation, reason),
+      },
     });
+  }
+
+  /** Opens the channel before the client's first line, while the client starts up. */
+  start(): void {
+    this.reconnect(true);
   }
 
   /** One line from the client's stdin. */
   fromClient(line: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      this.reply(null, { code: SHIM_ERROR_CODE.parseError, message: 'Parse error' });
-      return;
+    for (const item of readClientLine(line)) {
+      if (item.ok) this.accept(item.message, item.raw);
+      else this.reply(item.id, item.error);
     }
-    if (!Array.isArray(parsed)) return this.accept(parsed, line);
-    // JSON-RPC batches left MCP in 2025-06-18; older clients get them relayed one by one.
-    if (parsed.length === 0) this.reply(null, invalidRequest());
-    for (const item of parsed as unknown[]) this.accept(item, JSON.stringify(item));
   }
 
   /**
    * Ends the daemon session. With a grace period (stdin ended: the client said all it
-   * had to say, as `printf … | coffer shim` does), messages already read still go out
-   * and answers already asked for still come back, within that bound; then DELETE.
+   * had to say, as `printf … | coffer shim` does), lines already read still go out and
+   * answers already asked for still come back, within that bound.
    */
   async close(graceMs: number): Promise<void> {
-    const deadline = Date.now() + graceMs;
-    const timeLeft = (): number => deadline - Date.now();
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.max(0, timeLeft()));
-      void this.queue.then(() => {
-        clearTimeout(timer);
-        resolve();
+    if (graceMs > 0 && !this.isIdle()) {
+      const { timers } = this.options;
+      await new Promise<void>((resolve) => {
+        const timer = timers.setTimeout(resolve, graceMs);
+        this.idleWaiters.push(() => {
+          timers.clearTimeout(timer);
+          resolve();
+        });
       });
-    });
-    while (this.pending.size > 0 && timeLeft() > 0) await sleep(Math.min(20, timeLeft()));
-    await this.keeper.close();
+    }
+    this.link.close();
   }
 
-  onMessage(message: JsonRpcMessage, raw: string, session: DaemonSession): void {
+  private accept(message: JsonRpcMessage, raw: string): void {
+    const live = this.link.live;
+    if (!this.worthSending(message, live)) return;
+    const id = requestId(message);
+    if (message['method'] === 'initialize' && id !== undefined) {
+      this.initializeId = id;
+      this.initializeParams = message['params'];
+    }
+    // Set before sending: if this line is lost with the daemon, a replay still sends it.
+    if (message['method'] === 'notifications/initialized') this.clientInitialized = true;
+    // A cancelled request gets no answer (MCP): nothing to wait for at stdin EOF.
+    if (message['method'] === 'notifications/cancelled') this.cancelled(message['params']);
+    if (live !== undefined && this.backlog.length === 0 && this.send({ message, raw }, live))
+      return;
+    this.backlog.push({ message, raw });
+    this.reconnect();
+  }
+
+  private cancelled(params: unknown): void {
+    const id = isJsonObject(params) ? params['requestId'] : undefined;
+    if (!isJsonRpcId(id)) return;
+    this.inFlight.forget(id);
+    queueMicrotask(() => this.checkIdle());
+  }
+
+  /**
+   * An answer belongs to the channel that asked, and a cancellation to the channel its
+   * request went to: with that channel gone, neither means anything to a new daemon.
+   */
+  private worthSending(message: JsonRpcMessage, live: number | undefined): boolean {
+    const id = message['id'];
+    if (kindOf(message) === 'response' && isJsonRpcId(id)) {
+      if (this.inFlight.answerIsLive(id, live)) return true;
+      this.options.log.info('answer to a request of a lost daemon session dropped');
+      return false;
+    }
+    return message['method'] !== 'notifications/cancelled' || live !== undefined;
+  }
+
+  private send(queued: Queued, generation: number): boolean {
+    const id = requestId(queued.message);
+    if (id !== undefined) this.inFlight.sent(id, generation);
+    if (this.link.send(queued.raw)) return true;
+    if (id !== undefined) this.inFlight.forget(id);
+    return false;
+  }
+
+  /**
+   * Opens a channel unless one is opening, then sends the backlog on it, in order. A
+   * failed attempt fails the lines it was made for; lines that came meanwhile get an
+   * attempt of their own (the user may have fixed things), except after the first one,
+   * made before the client said anything.
+   */
+  private reconnect(early = false): void {
+    if (this.connecting) return;
+    this.connecting = true;
+    const attempted = early ? Number.POSITIVE_INFINITY : this.backlog.length;
+    const replay = this.replayFor(this.backlog);
+    this.link.connect(replay).then(
+      (generation) => {
+        this.connecting = false;
+        if (replay !== undefined) this.announceListChanges();
+        this.flush(generation);
+      },
+      (error: unknown) => {
+        this.connecting = false;
+        this.options.log.error('no daemon channel', { err: error });
+        this.failBacklog(this.backlog.splice(0, attempted), error);
+        if (this.backlog.length > 0) this.reconnect();
+        else this.checkIdle();
+      },
+    );
+  }
+
+  /**
+   * The client's handshake, to replay on a new channel: its initialize once sent (answered
+   * or not), unless the first line waiting is a new initialize of its own.
+   */
+  private replayFor(backlog: readonly Queued[]): Replay | undefined {
+    if (this.initializeParams === undefined) return undefined;
+    if (backlog[0]?.message['method'] === 'initialize') return undefined;
+    const pendingInitialized = backlog.some(
+      (queued) => queued.message['method'] === 'notifications/initialized',
+    );
+    return {
+      initializeParams: this.initializeParams,
+      initialized: this.clientInitialized && !pendingInitialized,
+    };
+  }
+
+  private flush(generation: number): void {
+    while (this.backlog.length > 0) {
+      if (!this.send(this.backlog[0]!, generation)) return this.reconnect();
+      this.backlog.shift();
+    }
+    this.checkIdle();
+  }
+
+  private failBacklog(lines: readonly Queued[], error: unknown): void {
+    const body = unavailable(error);
+    for (const { message } of lines) {
+      const id = requestId(message);
+      if (id !== undefined) this.reply(id, body);
+    }
+  }
+
+  private fromDaemon(message: JsonRpcMessage, raw: string, generation: number): void {
     const kind = kindOf(message);
     const id = message['id'];
     if (kind === 'response' && isJsonRpcId(id)) {
       // Only the first answer counts: a late one after a shim-made error is dropped.
-      if (this.pending.get(idKey(id)) !== session.generation) return;
-      this.pending.delete(idKey(id));
-      if (id === this.initializeId) this.adoptInitializeResult(message, session);
+      if (!this.inFlight.answered(id, generation)) return;
+      if (id === this.initializeId) this.adoptCapabilities(message);
     } else if (kind === 'request' && isJsonRpcId(id)) {
-      this.serverRequests.set(idKey(id), session.generation);
+      this.inFlight.asked(id, generation);
     }
     this.options.write(raw);
+    if (kind === 'response') this.checkIdle();
   }
 
-  onStreamEnd(ids: readonly JsonRpcId[], problem: string, session: DaemonSession): void {
-    for (const id of ids) {
-      if (this.pending.get(idKey(id)) === session.generation) {
-        this.options.log.warn('request failed: no answer from the daemon', { problem });
-        this.fail([id], daemonError(`Coffer daemon: ${problem}`, 'the request may not have run'));
-      }
-    }
+  /** Channel `generation` is gone: its requests fail now instead of hanging. */
+  private lost(generation: number, reason: string): void {
+    const body = daemonError(`Coffer daemon: ${LOST} (${reason})`, 'the request may not have run');
+    for (const id of this.inFlight.lost(generation)) this.reply(id, body);
+    this.checkIdle();
   }
 
-  /** After a transparent re-initialization the daemon's lists may differ: say so. */
-  private onReestablished(): void {
+  private adoptCapabilities(message: JsonRpcMessage): void {
+    this.initializeId = undefined;
+    const result = message['result'];
+    if (!isJsonObject(result)) return;
+    if (isJsonObject(result['capabilities'])) this.capabilities = result['capabilities'];
+  }
+
+  /** After a replayed handshake the daemon's lists may differ: say so, as declared. */
+  private announceListChanges(): void {
     for (const kind of LIST_CHANGED_KINDS) {
-      const declared = this.serverCapabilities?.[kind];
+      const declared = this.capabilities?.[kind];
       if (isJsonObject(declared) && declared['listChanged'] === true) {
         this.options.write(
           JSON.stringify({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }),
@@ -123,82 +242,13 @@ export class Relay implements SessionEvents {
     }
   }
 
-  private accept(message: unknown, body: string): void {
-    if (!isJsonObject(message) || kindOf(message) === 'invalid') {
-      const id = isJsonObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
-      this.reply(id, invalidRequest());
-      return;
-    }
-    this.queue = this.queue
-      .then(() => this.dispatch(message, body))
-      .catch((error: unknown) => this.options.log.error('relay failed', { err: error }));
+  private isIdle(): boolean {
+    return this.inFlight.size === 0 && this.backlog.length === 0 && !this.connecting;
   }
 
-  private async dispatch(message: JsonRpcMessage, body: string): Promise<void> {
-    const { keeper } = this;
-    const { log } = this.options;
-    if (kindOf(message) === 'response' && !this.isLiveAnswer(message)) {
-      log.info('answer to a request of a lost daemon session dropped');
-      return;
-    }
-    const id = requestId(message);
-    const ids = id === undefined ? [] : [id];
-    const isInitialize = message['method'] === 'initialize' && id !== undefined;
-    if (isInitialize) {
-      keeper.initializeParams = message['params'];
-      this.initializeId = id;
-    }
-    // Set before sending: if this POST is lost with the daemon, a re-initialized session
-    // must still send it.
-    if (message['method'] === 'notifications/initialized') keeper.clientInitialized = true;
-    for (let attempt = 1; ; attempt += 1) {
-      let session: DaemonSession;
-      try {
-        session = await keeper.acquire(isInitialize);
-      } catch (error) {
-        log.error('no daemon session', { err: error });
-        return this.fail(ids, unavailable(error));
-      }
-      for (const each of ids) this.pending.set(idKey(each), session.generation);
-      const outcome = await session.post(body, ids);
-      if (outcome.kind === 'sent') return this.sent(message, session);
-      if (outcome.kind === 'rejected') return this.fail(ids, outcome.error);
-      if (outcome.kind === 'stale') keeper.discard(session, outcome.reason);
-      // An answer belongs to the session that asked: a new session never asked it.
-      if (outcome.kind === 'stale' && ids.length === 0 && kindOf(message) === 'response') return;
-      // A stale session saw nothing of the message: one more try on a fresh session.
-      if (outcome.kind === 'stale' && attempt === 1) continue;
-      return this.fail(ids, daemonError(`Coffer daemon: ${outcome.reason}`));
-    }
-  }
-
-  private sent(message: JsonRpcMessage, session: DaemonSession): void {
-    if (message['method'] === 'notifications/initialized') session.openGetStream();
-  }
-
-  /** A client's answer to a daemon request, unless that request's session is gone. */
-  private isLiveAnswer(message: JsonRpcMessage): boolean {
-    const id = message['id'];
-    if (!isJsonRpcId(id)) return true;
-    const generation = this.serverRequests.get(idKey(id));
-    this.serverRequests.delete(idKey(id));
-    return generation === undefined || generation === this.keeper.liveGeneration;
-  }
-
-  private adoptInitializeResult(message: JsonRpcMessage, session: DaemonSession): void {
-    this.initializeId = undefined;
-    const result = message['result'];
-    if (!isJsonObject(result)) return;
-    adoptProtocolVersion(session, result);
-    const capabilities = result['capabilities'];
-    if (isJsonObject(capabilities)) this.serverCapabilities = capabilities;
-  }
-
-  private fail(ids: readonly JsonRpcId[], error: RpcErrorBody): void {
-    for (const id of ids) {
-      this.pending.delete(idKey(id));
-      this.reply(id, error);
-    }
+  private checkIdle(): void {
+    if (this.idleWaiters.length === 0 || !this.isIdle()) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   private reply(id: JsonRpcId | null, error: RpcErrorBody): void {
@@ -206,23 +256,14 @@ export class Relay implements SessionEvents {
   }
 }
 
-function invalidRequest(): RpcErrorBody {
-  return { code: SHIM_ERROR_CODE.invalidRequest, message: 'Invalid Request' };
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * No daemon to talk to: keep discovery's code and hint, so the agent's user reads what to
  * do (e.g. PORT_RANGE_EXHAUSTED: set COFFER_PORT_RANGE).
  */
 function unavailable(error: unknown): RpcErrorBody {
-  const message = `Coffer daemon unavailable: ${errorText(error)}`;
+  const text = error instanceof Error ? error.message : String(error);
+  const message = `Coffer daemon unavailable: ${text}`;
   return error instanceof CofferError
     ? daemonError(message, error.hint, error.code)
     : daemonError(message);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

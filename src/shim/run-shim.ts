@@ -1,17 +1,17 @@
 import { cofferPaths } from '../config/home.js';
 import { packageVersion } from '../discovery/package-info.js';
-import { createDaemonAgent } from './daemon-http.js';
-import { createLocator } from './daemon-locator.js';
+import { locateDaemon } from './daemon-locator.js';
 import { SHIM_ERROR_CODE, errorResponse } from './json-rpc.js';
 import { LineReader } from '../domain/line-reader.js';
 import { Relay } from './relay.js';
 import { openShimLog, type ShimLog } from './shim-log.js';
-import { mcpPath, parseShimArgs } from './shim-options.js';
+import { helloRequest, parseShimArgs } from './shim-options.js';
+import { systemTimers } from './timers.js';
 
 /**
- * `coffer shim`: an agent's MCP server on stdin/stdout, relaying every message to the
- * daemon's /mcp. stdout carries MCP and nothing else; the story goes to logs/shim.log.
- * Resolves with the exit code once the client is gone and the daemon session is ended.
+ * `coffer shim`: an agent's MCP server on stdin/stdout, relaying every line over one
+ * persistent connection to the daemon's local socket. stdout carries MCP and nothing else; the story goes to logs/shim.log.
+ * Resolves with the exit code once the client is gone and the channel is closed.
  */
 
 /** Once closed, anything still holding the event loop (a spawn in progress) is cut off. */
@@ -34,18 +34,19 @@ export async function runShim(args: readonly string[]): Promise<number> {
   );
   log.info('shim started', { version: packageVersion(), lean: parsed.options.lean });
 
-  const agent = createDaemonAgent();
   const relay = new Relay({
     write: writeLine,
     log,
-    daemon: { discover: createLocator(paths, log), agent, path: mcpPath(parsed.options) },
+    timers: systemTimers,
+    daemon: { discover: () => locateDaemon(paths, log), hello: helloRequest(parsed.options) },
   });
+  relay.start();
   const reason = await clientGone(relay, log);
   log.info('client gone, ending the daemon session', { reason });
   process.stdin.destroy();
   // A signal means stop now; an ended stdin lets answers already asked for arrive.
   await relay.close(reason === 'stdin closed' ? DRAIN_ON_EOF_MS : 0);
-  agent.destroy();
+  log.info('daemon session ended');
   log.info('shim exiting');
   log.close();
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

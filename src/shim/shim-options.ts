@@ -1,9 +1,11 @@
+import type { HelloRequest } from './daemon-channel.js';
+
 /**
  * `coffer shim [--lean]`, parsed by hand: commander is not loaded on the shim's path.
  * `--help` never gets here (src/main.ts sends it to the CLI, which documents the flags).
  */
 export interface ShimOptions {
-  /** Ask the gateway for its lean tool surface (`/mcp?mode=lean`). */
+  /** Ask the gateway for its lean tool surface (as `/mcp?mode=lean` does). */
   readonly lean: boolean;
 }
 
@@ -20,6 +22,7 @@ export function parseShimArgs(args: readonly string[]): ShimArgs {
   return { ok: true, options: { lean } };
 }
 
-export function mcpPath(options: ShimOptions): string {
-  return options.lean ? '/mcp?mode=lean' : '/mcp';
+/** The hello's mode: `lean` on request, else whatever the daemon's default is. */
+export function helloRequest(options: ShimOptions): HelloRequest {
+  return options.lean ? { mode: 'lean' } : {};
 }

@@ -130,8 +130,9 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
       method: 'notifications/cancelled',
       params: { requestId: id },
     });
-    // Batched: the cancel may arrive before or after the upstream answers; either way the
-    // stream carries one answer for id 11 and ends (the harness fails a stream that hangs).
+    // Batched: the cancel is handled before the upstream can answer, so the call gets no
+    // answer (the spec: the receiver should not respond) and the response ends without a
+    // message (the harness fails a stream that hangs).
     for (const [id, tool] of [
       [11, 'fx__hang'],
       [12, 'fx__echo'],
@@ -142,8 +143,8 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
         JSON.stringify([call(id, tool), cancel(id)]),
         mcpHeaders(daemon, session),
       );
-      expectMcpAnswer(batched, `batched cancel of ${tool}`);
-      expect(rpcMessages(batched)).toEqual([expect.objectContaining({ id })]);
+      expect(batched.status, `batched cancel of ${tool}`).toBe(200);
+      expect(rpcMessages(batched)).toEqual([]);
     }
     // Cancelled from another POST while it hangs upstream.
     const hanging = postMcp(
@@ -161,10 +162,8 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
     );
     expect(cancelled.status).toBe(202);
     const ended = await hanging;
-    expectMcpAnswer(ended, 'cancelled hang');
-    expect(rpcMessages(ended)).toEqual([
-      { jsonrpc: '2.0', id: 13, error: { code: -32800, message: expect.any(String) } },
-    ]);
+    expect(ended.status, 'cancelled hang').toBe(200);
+    expect(rpcMessages(ended)).toEqual([]);
     await expectSessionAlive(daemon, '/mcp', session);
     await closeSession(daemon, '/mcp', session);
   });

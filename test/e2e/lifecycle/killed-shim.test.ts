@@ -4,9 +4,8 @@ import { ShimClient } from '../../integration/shim/support/shim-client.js';
 import { createCofferHome, type CofferHome } from '../shim/support/coffer-home.js';
 
 /**
- * A shim SIGKILLed by its agent sends no DELETE: the daemon notices its GET stream drop,
- * waits the grace period for anything else from it, then closes the session and its
- * upstream processes.
+ * A shim SIGKILLed by its agent says nothing more: its socket connection closes with the
+ * process, and the daemon closes the session and its upstream processes.
  */
 
 let coffer: CofferHome | undefined;
@@ -16,10 +15,9 @@ afterEach(async () => {
   coffer = undefined;
 });
 
-it('a SIGKILLed shim: its session and upstream process end after the grace period', async () => {
+it('a SIGKILLed shim: its session and upstream process end', async () => {
   coffer = await createCofferHome();
-  // The daemon the shim spawns inherits the shim's environment.
-  const shim = ShimClient.spawn({ ...coffer.env, COFFER_SESSION_GRACE_MS: '1000' });
+  const shim = ShimClient.spawn(coffer.env);
   await shim.initialize();
   const marker = await coffer.addFixture('fx');
   const echoed = await shim.request('tools/call', { name: 'fx__echo', arguments: { v: 1 } });

@@ -35,7 +35,7 @@ it('20 shims started at once with no daemon share exactly one daemon', async () 
     expect(exits.every((exit) => exit.code === 0)).toBe(true);
   }
   for (const shim of shims) expect(shim.nonJsonRpcLines()).toEqual([]);
-  // Every shim DELETEd its session before exiting; the daemon finishes closing them.
+  // Every shim closed its connection (its session) before exiting; the daemon finishes closing them.
   await waitUntil(
     async () => (await coffer.api('GET', '/status')).body.sessions === 0,
     5_000,

@@ -80,7 +80,7 @@ describe('coffer shim with the real daemon', () => {
   it('ends its daemon session when stdin closes, and exits 0', async () => {
     const sessions = async (): Promise<number> =>
       (await coffer.api('GET', '/status')).body.sessions as number;
-    // Sessions of earlier tests finish closing just after their DELETE is answered.
+    // Sessions of earlier tests finish closing just after their shims close the connection.
     await waitUntil(async () => (await sessions()) === 0, 5_000, 'no live sessions');
     const client = ShimClient.spawn(coffer.env);
     try {
@@ -94,7 +94,7 @@ describe('coffer shim with the real daemon', () => {
     const log = readFileSync(join(coffer.home, 'logs', 'shim.log'), 'utf8')
       .split('\n')
       .filter((line) => line.includes(`"pid":${client.pid},`));
-    expect(log.some((line) => line.includes('"delete_status":200'))).toBe(true);
+    expect(log.some((line) => line.includes('"msg":"daemon session ended"'))).toBe(true);
     await waitUntil(async () => (await sessions()) === 0, 2_000, 'the session to be closed');
   });
 });

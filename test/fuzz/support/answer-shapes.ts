@@ -50,6 +50,9 @@ export function expectMcpAnswer(response: RawResponse, context: string): void {
   if (response.status === 202) return;
   if (response.status === 200) {
     const messages = rpcMessages(response);
+    // Issue #19: a request is answered or refused, never met with nothing. (A call the
+    // client cancelled is the one exception, asserted where a test cancels.)
+    expect(messages.length, `an empty 200: ${where}`).toBeGreaterThan(0);
     for (const message of messages) expectRpcMessage(message, where);
     return;
   }

@@ -132,7 +132,7 @@ export const METHODS = [
   'x'.repeat(10_000),
 ];
 
-const idText = fc.oneof(
+export const idText = fc.oneof(
   fc.integer({ min: 0, max: 1_000_000 }).map(String),
   numberText,
   stringText,

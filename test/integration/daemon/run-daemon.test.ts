@@ -1,11 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cofferPaths } from '../../../src/config/home.js';
 import type { DaemonServices } from '../../../src/daemon/daemon-services.js';
 import { runDaemon, type DaemonHandle } from '../../../src/daemon/run-daemon.js';
 import { silentLogger } from '../../../src/observability/logger.js';
+import { eventually } from '../../support/eventually.js';
 import { closeServer, freePortBlock, makeHome, removeHome } from './daemon-harness.js';
 
 /** runDaemon in-process (ownProcess: false) with fake services: order and bounds. */
@@ -17,9 +20,13 @@ afterEach(async () => {
   await Promise.all(homes.splice(0).map(removeHome));
 });
 
-async function start(services: Partial<DaemonServices> = {}, shutdownTimeoutMs = 5_000) {
-  const home = await makeHome();
-  homes.push(home);
+async function start(
+  services: Partial<DaemonServices> = {},
+  shutdownTimeoutMs = 5_000,
+  existingHome?: string,
+) {
+  const home = existingHome ?? (await makeHome());
+  if (existingHome === undefined) homes.push(home);
   const paths = cofferPaths(home);
   const block = await freePortBlock(2);
   const events: string[] = [];
@@ -84,6 +91,45 @@ describe('runDaemon', () => {
     expect(events.at(-1)).toBe('close: daemon.json exists true');
     expect(existsSync(paths.daemonFile)).toBe(false);
     await expect(fetch(`${handle.info.baseUrl}/healthz`)).rejects.toThrow();
+  });
+
+  it('listens on the socket channel (stale file replaced), and stop ends its connections', async () => {
+    const home = await makeHome();
+    homes.push(home);
+    const socketPath = join(home, 'coffer.sock');
+    // A daemon killed with SIGKILL leaves its socket file behind.
+    const killed = spawn(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(socketPath)})`,
+    ]);
+    await eventually(() => expect(existsSync(socketPath)).toBe(true));
+    const exited = new Promise((resolveExit) => killed.once('exit', resolveExit));
+    killed.kill('SIGKILL');
+    await exited;
+    expect(existsSync(socketPath)).toBe(true);
+    const ended: string[] = [];
+    const { paths, handle } = await start(
+      {
+        handleSocket: (socket) => {
+          socket.on('data', () => undefined);
+          socket.on('close', () => ended.push('connection closed'));
+          socket.write('hi\n');
+        },
+      },
+      5_000,
+      home,
+    );
+    const record = JSON.parse(readFileSync(paths.daemonFile, 'utf8')) as { socket?: string };
+    expect(record.socket).toBe(socketPath);
+    expect(handle.info.socket).toBe(socketPath);
+    const client = connect(socketPath);
+    const greeted = new Promise((resolveData) => client.once('data', resolveData));
+    const clientClosed = new Promise((resolveClose) => client.once('close', resolveClose));
+    await greeted;
+    await handle.stop();
+    await clientClosed;
+    expect(ended).toEqual(['connection closed']);
+    expect(existsSync(socketPath)).toBe(false);
   });
 
   it('the stop endpoint answers, then stops the daemon', async () => {

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freePortRange } from '../../support/free-port-range.js';
 import { startFakeDaemon, type FakeDaemon, type Recorded } from './support/fake-daemon.js';
-import { killAll, pidsWithEnv } from './support/processes.js';
+import { killAll, pidsWithEnv, waitUntil } from './support/processes.js';
 import { ShimClient, type Message } from './support/shim-client.js';
 
 /**
- * The shim's protocol edge, against a fake daemon that records every HTTP request: what
- * goes out is exactly what the client wrote, what comes back is exactly what the daemon
- * sent, and sessions are opened, re-established and ended as MCP Streamable HTTP says.
+ * The shim's protocol edge, against a fake daemon that records every line of its shim
+ * channel: what goes out is exactly what the client wrote, what comes back is exactly
+ * what the daemon sent, and channels are opened, re-established and ended as the channel
+ * contract says (hello, then one session per connection).
  */
 
 let home: string;
@@ -33,8 +34,8 @@ afterEach(async () => {
   expect(leftovers, 'processes left behind').toEqual([]);
 });
 
-async function fake(port?: number): Promise<FakeDaemon> {
-  const started = await startFakeDaemon(env, port);
+async function fake(port?: number, options?: { socket?: boolean }): Promise<FakeDaemon> {
+  const started = await startFakeDaemon(env, port, options);
   fakes.push(started);
   return started;
 }
@@ -45,9 +46,21 @@ function shim(args: readonly string[] = []): ShimClient {
   return started;
 }
 
-const posts = async (daemon: FakeDaemon): Promise<Recorded[]> =>
-  (await daemon.log()).filter((entry) => entry.method === 'POST');
-const bodyOf = (entry: Recorded): Message => JSON.parse(entry.body) as Message;
+const shimLogHas = (msg: string): boolean => {
+  try {
+    return readFileSync(join(home, 'logs', 'shim.log'), 'utf8').includes(`"msg":"${msg}"`);
+  } catch {
+    return false;
+  }
+};
+const lines = async (daemon: FakeDaemon, connection?: number): Promise<Recorded[]> =>
+  (await daemon.log()).filter(
+    (entry) =>
+      entry.kind === 'line' && (connection === undefined || entry.connection === connection),
+  );
+const bodyOf = (entry: Recorded): Message => JSON.parse(entry.line) as Message;
+const methodsOf = async (daemon: FakeDaemon, connection?: number): Promise<string[]> =>
+  (await lines(daemon, connection)).map((entry) => bodyOf(entry).method as string);
 
 describe('coffer shim: relaying', () => {
   it('relays messages byte for byte, both ways', async () => {
@@ -67,7 +80,7 @@ describe('coffer shim: relaying', () => {
     expect(client.nonJsonRpcLines()).toEqual([]);
   });
 
-  it('sends the token, the session id and the negotiated protocol version', async () => {
+  it('says hello with the token of daemon.json, then relays the session on that connection', async () => {
     const daemon = await fake();
     const client = shim();
     const init = await client.initialize();
@@ -75,16 +88,16 @@ describe('coffer shim: relaying', () => {
     await client.request('tools/list');
     const log = await daemon.log();
     const token = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')).token as string;
-    expect(log.every((entry) => entry.headers.authorization === `Bearer ${token}`)).toBe(true);
-    expect(log.every((entry) => entry.url === '/mcp')).toBe(true);
-    const [initialize, ...rest] = log;
-    expect(initialize!.headers['mcp-session-id']).toBeUndefined();
-    expect(initialize!.headers.accept).toBe('application/json, text/event-stream');
-    expect(rest.map((entry) => entry.method).sort()).toEqual(['GET', 'POST', 'POST']);
-    for (const entry of rest) {
-      expect(entry.headers['mcp-session-id']).toMatch(/^session-/);
-      expect(entry.headers['mcp-protocol-version']).toBe('2025-11-25');
-    }
+    const hellos = log.filter((entry) => entry.kind === 'hello');
+    expect(hellos.map((entry) => JSON.parse(entry.line) as unknown)).toEqual([
+      { coffer: 'hello', version: 1, token },
+    ]);
+    expect(new Set(log.map((entry) => entry.connection))).toEqual(new Set([1]));
+    expect(await methodsOf(daemon)).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+    ]);
   });
 
   it('relays progress and a daemon→client request with the client’s answer', async () => {
@@ -106,11 +119,12 @@ describe('coffer shim: relaying', () => {
     expect((await client.request('test/ask')).result).toEqual({ answer: sampled });
   });
 
-  it('asks for /mcp?mode=lean with --lean', async () => {
+  it('asks for the lean surface in its hello with --lean', async () => {
     const daemon = await fake();
     const client = shim(['--lean']);
     await client.initialize();
-    expect((await daemon.log()).map((entry) => entry.url)).toContain('/mcp?mode=lean');
+    const hello = (await daemon.log()).find((entry) => entry.kind === 'hello')!;
+    expect(JSON.parse(hello.line)).toMatchObject({ coffer: 'hello', mode: 'lean' });
   });
 
   it('answers garbage with JSON-RPC errors and carries on', async () => {
@@ -130,7 +144,16 @@ describe('coffer shim: relaying', () => {
     await fake();
     const client = shim();
     const response = await client.request('tools/list', undefined, 'early');
-    expect(response.error.message).toBe('Session not found');
+    expect(response.error.message).toBe('Bad Request: Server not initialized');
+  });
+
+  it('tells the user to stop an older daemon that has no shim socket', async () => {
+    await fake(0, { socket: false });
+    const client = shim();
+    const response = await client.request('tools/list', undefined, 'old');
+    expect(response.error.data.coffer_code).toBe('DAEMON_UNAVAILABLE');
+    expect(response.error.message).toContain('older than this shim');
+    expect(response.error.data.hint).toContain('coffer stop');
   });
 
   it('refuses unknown arguments on stderr, with exit code 2', async () => {
@@ -142,22 +165,20 @@ describe('coffer shim: relaying', () => {
 });
 
 describe('coffer shim: session lifecycle', () => {
-  it('ends the daemon session (DELETE) when stdin closes, then exits 0', async () => {
+  it('closes its connection (the daemon session) when stdin closes, then exits 0', async () => {
     const daemon = await fake();
     const client = shim();
     await client.initialize();
     await client.request('ping');
-    const live = (await daemon.log()).at(-1)!.headers['mcp-session-id'];
-    expect(live).toMatch(/^session-/);
     expect(await client.close()).toEqual({ code: 0, signal: null });
-    const deletes = (await daemon.log()).filter((entry) => entry.method === 'DELETE');
-    expect(deletes.map((entry) => entry.headers['mcp-session-id'])).toEqual([live]);
+    const log = await daemon.log();
+    expect(log.filter((entry) => entry.kind === 'closed').map((e) => e.connection)).toEqual([1]);
     expect(client.nonJsonRpcLines()).toEqual([]);
     const shimLog = readFileSync(join(home, 'logs', 'shim.log'), 'utf8');
-    expect(shimLog).toContain('"delete_status":200');
+    expect(shimLog).toContain('"msg":"daemon session ended"');
   });
 
-  it('answers what was asked before stdin ended (`printf … | coffer shim`), then DELETEs', async () => {
+  it('answers what was asked before stdin ended (`printf … | coffer shim`), then closes', async () => {
     const daemon = await fake();
     const client = shim();
     const init = client.request('initialize', {
@@ -170,8 +191,7 @@ describe('coffer shim: session lifecycle', () => {
     expect(await client.close()).toEqual({ code: 0, signal: null });
     expect((await init).result).toBeDefined();
     expect((await progress).result).toEqual({ done: true });
-    const methods = (await daemon.log()).map((entry) => entry.method);
-    expect(methods.at(-1)).toBe('DELETE');
+    expect((await daemon.log()).at(-1)!.kind).toBe('closed');
   });
 
   it('re-initializes a forgotten session with the original params, unseen by the client', async () => {
@@ -187,12 +207,13 @@ describe('coffer shim: session lifecycle', () => {
     const hanging = client.request('test/hang', undefined, 'hang-on-old');
     await client.request('ping');
     await daemon.control('forget');
+    // A line written before the shim sees the connection end would fail as in flight.
+    await waitUntil(() => shimLogHas('daemon channel lost'), 5_000, 'the shim to see the loss');
     expect((await client.request('tools/list', undefined, 'after')).result).toBeDefined();
-    // The old session's stream stayed open on the daemon: the shim dropped it, so the
-    // request on it failed instead of hanging.
+    // The connection it went on is gone: it failed instead of hanging.
     expect((await hanging).error.data.coffer_code).toBe('DAEMON_UNAVAILABLE');
 
-    const bodies = (await posts(daemon)).map(bodyOf);
+    const bodies = (await lines(daemon)).map(bodyOf);
     const inits = bodies.filter((body) => body.method === 'initialize');
     expect(inits).toHaveLength(2);
     expect(inits[1]!.params).toEqual(params);
@@ -212,7 +233,11 @@ describe('coffer shim: session lifecycle', () => {
     const client = shim();
     await client.initialize();
     const hanging = client.request('test/hang', undefined, 'hang-1');
-    await new Promise((done) => setTimeout(done, 200));
+    await waitUntil(
+      async () => (await methodsOf(first)).includes('test/hang'),
+      5_000,
+      'the request to reach the daemon',
+    );
     const killedAt = Date.now();
     await first.kill('SIGKILL');
     const failed = await hanging;
@@ -221,19 +246,21 @@ describe('coffer shim: session lifecycle', () => {
 
     const second = await fake();
     expect((await client.request('test/echo-raw', { n: 2 })).result.received).toContain('"n":2');
-    const methods = (await posts(second)).map((entry) => bodyOf(entry).method as string);
-    expect(methods).toEqual(['initialize', 'notifications/initialized', 'test/echo-raw']);
+    expect(await methodsOf(second)).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'test/echo-raw',
+    ]);
   });
 
-  it('finds a daemon restarted on the same port with a new token (401)', async () => {
+  it('finds a daemon restarted on the same port with a new token', async () => {
     const first = await fake();
     const client = shim();
     await client.initialize();
     await first.kill('SIGKILL');
     const second = await fake(first.port);
-    expect((await client.request('ping', undefined, 'after-401')).result).toBeDefined();
-    const methods = (await posts(second)).map((entry) => bodyOf(entry).method as string);
-    expect(methods).toEqual(['ping', 'initialize', 'notifications/initialized', 'ping']);
+    expect((await client.request('ping', undefined, 'after-restart')).result).toBeDefined();
+    expect(await methodsOf(second)).toEqual(['initialize', 'notifications/initialized', 'ping']);
   });
 
   it('drops a client’s answer to a request of a session that is gone', async () => {
@@ -247,7 +274,7 @@ describe('coffer shim: session lifecycle', () => {
     const second = await fake();
     client.send({ jsonrpc: '2.0', id: question.id, result: { late: true } });
     expect((await client.request('ping')).result).toBeDefined();
-    const bodies = (await posts(second)).map((entry) => entry.body);
+    const bodies = (await lines(second)).map((entry) => entry.line);
     expect(bodies.some((body) => body.includes('late'))).toBe(false);
   });
 });

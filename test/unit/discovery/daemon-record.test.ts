@@ -27,6 +27,16 @@ describe('daemon.json format', () => {
     expect(parseDaemonRecord(JSON.stringify(valid))).toEqual({ ok: true, record: valid });
   });
 
+  it('keeps the optional socket field, and refuses one that is not a string', () => {
+    const withSocket = { ...valid, socket: '/home/ada/.coffer/coffer.sock' };
+    expect(parseDaemonRecord(serializeDaemonRecord(withSocket))).toEqual({
+      ok: true,
+      record: withSocket,
+    });
+    expect(daemonInfoFromRecord(withSocket).socket).toBe(withSocket.socket);
+    expect(reasonOf(JSON.stringify({ ...valid, socket: 7 }))).toBe('"socket" is not a string');
+  });
+
   it('tolerates (and drops) unknown fields', () => {
     const parsed = parseDaemonRecord(JSON.stringify({ ...valid, future: { x: 1 }, ui_port: 3 }));
     expect(parsed).toEqual({ ok: true, record: valid });

@@ -1,62 +1,45 @@
 // A stand-in for the Coffer daemon, for the shim's protocol tests. Discovery accepts it
-// (its title is `coffer-daemon` and it writes daemon.json), it records every HTTP request
-// it gets, and it answers a few test methods the way the SDK's Streamable HTTP server
-// does (SSE per POST, 202 for notifications, a GET stream, 404 for unknown sessions).
-// Usage: node fake-daemon.mjs [port]   (COFFER_HOME from the environment)
+// (its title is `coffer-daemon`, it writes daemon.json and accepts TCP on its port), and
+// it serves the shim channel on `<COFFER_HOME>/coffer.sock`: a hello line, then
+// newline-delimited JSON-RPC of one session per connection. It records every line it
+// gets and answers a few test methods. Control over HTTP on its port: /__control/log,
+// /__control/forget (closes every connection), /__control/notify (sends the body).
+// Usage: node fake-daemon.mjs [port] [--no-socket]   (COFFER_HOME from the environment)
 import { randomBytes } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import process from 'node:process';
 import { Buffer } from 'node:buffer';
 
 process.title = 'coffer-daemon';
 const home = process.env.COFFER_HOME;
+const withSocket = !process.argv.includes('--no-socket');
+const socketPath = join(home, 'coffer.sock');
 const token = randomBytes(16).toString('hex');
+/** { connection, kind: 'hello' | 'line', line } */
 const recorded = [];
-const sessions = new Map(); // id -> { getStreams: Set<res> }
-const asks = new Map(); // server request id -> resolve(client response)
-let sessionCount = 0;
+const connections = new Set();
+let connectionCount = 0;
 let askCount = 0;
 
-const sse = (res, message) => res.write(`event: message\ndata: ${message}\n\n`);
 const json = (value) => JSON.stringify(value);
 
-function openSse(res, sessionId) {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-  });
-  res.flushHeaders();
-}
-
-function notFound(res) {
-  res.writeHead(404, { 'content-type': 'application/json' });
-  res.end(
-    json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }),
-  );
-}
-
-async function answer(res, message, raw, sessionId) {
+function answer(conn, message, raw) {
   const { id, method, params } = message;
-  const reply = (result) => sse(res, json({ jsonrpc: '2.0', id, result }));
-  openSse(res, sessionId);
+  const reply = (result) => conn.send(json({ jsonrpc: '2.0', id, result }));
   switch (method) {
     case 'test/echo-raw':
-      reply({ received: raw });
-      return res.end();
+      return reply({ received: raw });
     case 'test/verbatim':
-      sse(
-        res,
+      return conn.send(
         `{"result":{"z":1,"a":"\u00e9","n":{"k":[3,2,1]}},"id":${json(id)},"jsonrpc":"2.0","extra":"kept"}`,
       );
-      return res.end();
     case 'test/progress':
       for (let step = 1; step <= 3; step += 1) {
         const progressToken = params?._meta?.progressToken;
-        sse(
-          res,
+        conn.send(
           json({
             jsonrpc: '2.0',
             method: 'notifications/progress',
@@ -64,14 +47,12 @@ async function answer(res, message, raw, sessionId) {
           }),
         );
       }
-      reply({ done: true });
-      return res.end();
+      return reply({ done: true });
     case 'test/ask': {
       askCount += 1;
       const askId = `srv-${askCount}`;
-      const got = new Promise((resolve) => asks.set(askId, resolve));
-      sse(
-        res,
+      conn.asks.set(askId, (answered) => reply({ answer: answered }));
+      return conn.send(
         json({
           jsonrpc: '2.0',
           id: askId,
@@ -79,104 +60,97 @@ async function answer(res, message, raw, sessionId) {
           params: { maxTokens: 5, messages: [] },
         }),
       );
-      reply({ answer: await got });
-      return res.end();
     }
     case 'test/hang':
-      res.write(': waiting forever\n\n');
       return undefined;
     default:
-      reply({ method, params: params ?? null });
-      return res.end();
+      return reply({ method, params: params ?? null });
   }
 }
 
-function handlePost(req, res, raw) {
+function sessionLine(conn, raw) {
   const message = JSON.parse(raw);
-  const sessionId = req.headers['mcp-session-id'];
-  if (message.method === 'initialize' && sessionId === undefined) {
-    sessionCount += 1;
-    const id = `session-${process.pid}-${sessionCount}`;
-    sessions.set(id, { getStreams: new Set() });
-    openSse(res, id);
+  if (message.method === undefined && message.id !== undefined) {
+    conn.asks.get(message.id)?.(message.result ?? message.error);
+    conn.asks.delete(message.id);
+    return;
+  }
+  if (message.method === 'initialize') {
+    conn.initialized = true;
     const result = {
       protocolVersion: message.params.protocolVersion,
       capabilities: { tools: { listChanged: true }, prompts: {} },
       serverInfo: { name: 'fake-daemon', version: String(process.pid) },
     };
-    sse(res, json({ jsonrpc: '2.0', id: message.id, result }));
-    return res.end();
+    return conn.send(json({ jsonrpc: '2.0', id: message.id, result }));
   }
-  if (sessionId === undefined || !sessions.has(sessionId)) return notFound(res);
-  if (message.method === undefined) asks.get(message.id)?.(message.result ?? message.error);
-  if (message.id === undefined || message.method === undefined) {
-    res.writeHead(202);
-    return res.end();
+  if (message.id === undefined) return undefined;
+  if (!conn.initialized) {
+    const error = { code: -32600, message: 'Bad Request: Server not initialized' };
+    return conn.send(json({ jsonrpc: '2.0', id: message.id, error }));
   }
-  return answer(res, message, raw, sessionId);
+  return answer(conn, message, raw);
 }
 
-function handleMcp(req, res, raw) {
-  if (req.headers.authorization !== `Bearer ${token}`) {
-    res.writeHead(401, { 'content-type': 'application/json' });
-    return res.end(json({ error: { code: 'UNAUTHORIZED', message: 'bad token' } }));
+function helloLine(conn, raw) {
+  const hello = JSON.parse(raw);
+  if (hello.coffer !== 'hello' || hello.token !== token) {
+    conn.send(json({ coffer: 'refused', code: 'UNAUTHORIZED', message: 'bad token' }));
+    return conn.socket.end();
   }
-  if (req.method === 'POST') return handlePost(req, res, raw);
-  const session = sessions.get(req.headers['mcp-session-id']);
-  if (session === undefined) return notFound(res);
-  if (req.method === 'DELETE') {
-    sessions.delete(req.headers['mcp-session-id']);
-    for (const stream of session.getStreams) stream.end();
-    res.writeHead(200);
-    return res.end();
-  }
-  openSse(res);
-  res.write(': get stream open\n\n');
-  session.getStreams.add(res);
-  res.on('close', () => session.getStreams.delete(res));
-  return undefined;
+  conn.greeted = true;
+  conn.send(json({ coffer: 'ready', version: 1 }));
 }
 
-function handleControl(req, res, raw) {
-  if (req.url === '/__control/log') {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end(json(recorded));
-  }
-  if (req.url === '/__control/forget') {
-    for (const session of sessions.values()) for (const stream of session.getStreams) stream.end();
-    sessions.clear();
-  }
-  if (req.url === '/__control/notify') {
-    for (const session of sessions.values())
-      for (const stream of session.getStreams) sse(stream, raw);
-  }
-  res.writeHead(200, { 'content-type': 'application/json' });
-  return res.end(json({ sessions: [...sessions.keys()] }));
-}
-
-const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    const raw = Buffer.concat(chunks).toString('utf8');
-    if (req.url.startsWith('/__control/')) return handleControl(req, res, raw);
-    const headers = {};
-    for (const name of [
-      'authorization',
-      'mcp-session-id',
-      'mcp-protocol-version',
-      'accept',
-      'content-type',
-    ]) {
-      if (req.headers[name] !== undefined) headers[name] = req.headers[name];
+const channel = createNetServer((socket) => {
+  connectionCount += 1;
+  const conn = {
+    id: connectionCount,
+    socket,
+    greeted: false,
+    initialized: false,
+    asks: new Map(),
+    send: (line) => socket.write(`${line}\n`),
+  };
+  connections.add(conn);
+  let buffer = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (text) => {
+    buffer += text;
+    for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const kind = conn.greeted ? 'line' : 'hello';
+      recorded.push({ connection: conn.id, kind, line });
+      if (kind === 'hello') helloLine(conn, line);
+      else sessionLine(conn, line);
     }
-    recorded.push({ method: req.method, url: req.url, headers, body: raw });
-    return handleMcp(req, res, raw);
+  });
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    recorded.push({ connection: conn.id, kind: 'closed', line: '' });
+    connections.delete(conn);
   });
 });
 
-server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
-  const { port } = server.address();
+function control(req, res, raw) {
+  if (req.url === '/__control/forget') {
+    for (const conn of connections) conn.socket.destroy();
+  }
+  if (req.url === '/__control/notify') {
+    for (const conn of connections) if (conn.greeted) conn.send(raw);
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(json(req.url === '/__control/log' ? recorded : { connections: connections.size }));
+}
+
+const http = createHttpServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => control(req, res, Buffer.concat(chunks).toString('utf8')));
+});
+
+function writeRecord(port) {
   const record = {
     version: 1,
     pid: process.pid,
@@ -184,10 +158,23 @@ server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
     token,
     started_at: new Date().toISOString(),
     binary_path: 'fake',
+    ...(withSocket ? { socket: socketPath } : {}),
   };
   const file = join(home, 'daemon.json');
   writeFileSync(`${file}.tmp`, json(record), { mode: 0o600 });
   renameSync(`${file}.tmp`, file);
-  process.stdout.write(`ready ${port}\n`);
+}
+
+const port = Number(process.argv[2] ?? 0) || 0;
+http.listen(port, '127.0.0.1', () => {
+  const bound = http.address().port;
+  const ready = () => {
+    writeRecord(bound);
+    process.stdout.write(`ready ${bound}\n`);
+  };
+  if (!withSocket) return ready();
+  rmSync(socketPath, { force: true });
+  channel.listen(socketPath, ready);
+  return undefined;
 });
 process.on('SIGTERM', () => process.exit(0));

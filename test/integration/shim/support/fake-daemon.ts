@@ -3,11 +3,12 @@ import { join } from 'node:path';
 
 const script = join(import.meta.dirname, 'fake-daemon.mjs');
 
+/** One line the fake got on its shim channel, or a connection's end. */
 export interface Recorded {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: Record<string, string>;
-  readonly body: string;
+  /** 1, 2, …: one per shim connection. */
+  readonly connection: number;
+  readonly kind: 'hello' | 'line' | 'closed';
+  readonly line: string;
 }
 
 /** A running fake-daemon.mjs: a process discovery takes for the Coffer daemon. */
@@ -19,8 +20,13 @@ export interface FakeDaemon {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startFakeDaemon(env: NodeJS.ProcessEnv, port = 0): Promise<FakeDaemon> {
-  const child: ChildProcess = spawn(process.execPath, [script, String(port)], {
+export async function startFakeDaemon(
+  env: NodeJS.ProcessEnv,
+  port = 0,
+  options: { socket?: boolean } = {},
+): Promise<FakeDaemon> {
+  const args = [script, String(port), ...(options.socket === false ? ['--no-socket'] : [])];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

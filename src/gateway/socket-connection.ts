@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CofferError } from '../domain/errors.js';
+import { decodeJsonText } from '../domain/json-text.js';
+import type { JsonObject } from '../domain/ports.js';
+import type { Logger } from '../observability/logger.js';
+import type { Gateway } from './gateway.js';
+import { MAX_BODY_BYTES } from './json-body.js';
+import { messageProblem } from './json-rpc-shape.js';
+import { LineReader } from './line-reader.js';
+import { LineTransport } from './line-transport.js';
+import { toJsonRpcError } from './rpc-error-mapping.js';
+import type { Session } from './session.js';
+import { parseHello, READY_LINE, refusedLine, type Hello } from './socket-hello.js';
+
+/** The part of a socket (net.Socket) a connection uses. */
+export interface LineSocket {
+  write(text: string): unknown;
+  end(): unknown;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+export interface SocketConnectionOptions {
+  readonly gateway: Gateway;
+  /** Constant-time comparison with the daemon's token. */
+  readonly tokenMatches: (given: string) => boolean;
+  /** False once the daemon is stopping: new hellos are refused with DAEMON_UNAVAILABLE. */
+  readonly accepting: () => boolean;
+  readonly logger: Logger;
+}
+
+type State = 'hello' | 'waiting' | 'opening' | 'open' | 'closed';
+
+const rpcError = (id: unknown, code: number, message: string, data?: unknown): string =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: id ?? null,
+    error: data === undefined ? { code, message } : { code, message, data },
+  });
+
+/**
+ * One connection of the shim's socket channel (docs/SHIM-SOCKET contract): a hello line,
+ * then ONE downstream session whose messages are lines both ways. The first request
+ * must be `initialize`, as on /mcp; the connection closing ends the session and its
+ * upstreams.
+ */
+export class SocketConnection {
+  private state: State = 'hello';
+  private hello: Hello | undefined;
+  private transport: LineTransport | undefined;
+  private session: Session | undefined;
+  private readonly queue: JSONRPCMessage[] = [];
+
+  constructor(
+    private readonly socket: LineSocket,
+    private readonly options: SocketConnectionOptions,
+  ) {
+    const reader = new LineReader({
+      maxBytes: MAX_BODY_BYTES,
+      onLine: (line) => this.line(line),
+      onTooLarge: () =>
+        this.write(
+          rpcError(
+            null,
+            -32600,
+            `Message too large: Coffer accepts at most ${MAX_BODY_BYTES / 1024 / 1024} MiB per MCP message; pass large content by reference (a file path or URI) instead`,
+          ),
+        ),
+    });
+    socket.on('data', (chunk) => reader.feed(chunk));
+    socket.on('error', (error) => options.logger.debug({ err: error }, 'socket channel error'));
+    socket.on('close', () => void this.closed());
+  }
+
+  private write(line: string): void {
+    if (this.state !== 'closed') this.socket.write(`${line}\n`);
+  }
+
+  private line(line: Buffer): void {
+    if (this.state === 'closed') return;
+    if (this.state === 'hello') return this.greet(line);
+    const decoded = decodeJsonText(line);
+    if (!decoded.ok) {
+      const parse = decoded.problem === 'syntax' || decoded.problem === 'encoding';
+      return this.write(
+        rpcError(
+          null,
+          parse ? -32700 : -32600,
+          `${parse ? 'Parse error' : 'Invalid Request'}: ${decoded.message}`,
+        ),
+      );
+    }
+    const items: unknown[] = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
+    if (items.length === 0)
+      return this.write(rpcError(null, -32600, 'Invalid Request: an empty batch'));
+    for (const item of items) {
+      const problem = messageProblem(item);
+      if (problem !== undefined) this.write(rpcError(null, -32600, `Invalid Request: ${problem}`));
+      else this.message(item as JSONRPCMessage);
+    }
+  }
+
+  private greet(line: Buffer): void {
+    if (!this.options.accepting())
+      return this.refuse(
+        new CofferError('DAEMON_UNAVAILABLE', 'The Coffer daemon is shutting down', {
+          hint: 'connect again: a new daemon starts on demand',
+        }),
+      );
+    try {
+      this.hello = parseHello(line, this.options.tokenMatches);
+    } catch (error) {
+      return this.refuse(
+        error instanceof CofferError ? error : new CofferError('INVALID_INPUT', 'Malformed hello'),
+      );
+    }
+    this.write(READY_LINE);
+    this.state = 'waiting';
+  }
+
+  private refuse(error: CofferError): void {
+    this.options.logger.warn({ code: error.code }, `socket hello refused: ${error.message}`);
+    this.write(refusedLine(error));
+    this.state = 'closed';
+    this.socket.end();
+  }
+
+  private message(message: JSONRPCMessage): void {
+    if (this.state === 'open') return this.transport?.receive(message);
+    if (this.state === 'opening') return void this.queue.push(message);
+    if ('method' in message && message.method === 'initialize' && 'id' in message)
+      return void this.open(message);
+    if ('method' in message && 'id' in message)
+      this.write(rpcError(message.id, -32000, 'Bad Request: no session; send initialize first'));
+  }
+
+  private async open(initialize: JSONRPCMessage & { id: string | number }): Promise<void> {
+    const hello = this.hello!;
+    this.state = 'opening';
+    const params = ('params' in initialize ? initialize.params : undefined) as
+      JsonObject | undefined;
+    const capabilities = (params?.['capabilities'] ?? {}) as JsonObject;
+    try {
+      this.session = await this.options.gateway.open(
+        hello.scope,
+        capabilities,
+        (parts) => {
+          this.transport = new LineTransport({
+            ...parts,
+            sessionId: randomUUID(),
+            write: (line) => this.write(line),
+            end: () => this.end(),
+          });
+          return this.transport;
+        },
+        hello.mode,
+      );
+    } catch (error) {
+      const rpc = toJsonRpcError(error);
+      this.write(rpcError(initialize.id, rpc.code, rpc.message, rpc.data));
+      this.transport = undefined;
+      if (this.state === 'opening') this.state = 'waiting';
+      this.queue.length = 0;
+      return;
+    }
+    // The client may have left while the session was starting.
+    if ((this.state as State) === 'closed') return void (await this.session.close());
+    this.state = 'open';
+    this.transport?.receive(initialize);
+    for (const queued of this.queue.splice(0)) this.transport?.receive(queued);
+  }
+
+  /** The session ended (closed by the reaper, an admin change or the daemon stopping). */
+  private end(): void {
+    // A session that failed to start is closed by the gateway: the client may initialize again.
+    if (this.state === 'closed' || this.state === 'opening') return;
+    this.state = 'closed';
+    this.socket.end();
+  }
+
+  private async closed(): Promise<void> {
+    const wasOpen = this.state;
+    this.state = 'closed';
+    if (wasOpen === 'open') await this.transport?.close();
+  }
+}
+
+/** The daemon's handler of new socket-channel connections: each one gets its own session. */
+export function createSocketEndpoint(
+  options: SocketConnectionOptions,
+): (socket: LineSocket) => void {
+  return (socket) => {
+    // Lives as long as its socket: the socket's listeners hold it.
+    new SocketConnection(socket, options);
+  };
+}

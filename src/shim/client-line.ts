@@ -1,0 +1,59 @@
+import {
+  SHIM_ERROR_CODE,
+  isJsonObject,
+  isJsonRpcId,
+  kindOf,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type RpcErrorBody,
+} from './json-rpc.js';
+
+/**
+ * One line of the client's stdin, read into the messages to relay and the errors the
+ * shim answers itself: not JSON, not a JSON-RPC message, or past the daemon's limit
+ * (answered here, under the request's own id). A batch from an old client (batches left
+ * MCP in 2025-06-18) becomes its messages, relayed one by one.
+ */
+
+export type ClientItem =
+  | { readonly ok: true; readonly message: JsonRpcMessage; readonly raw: string }
+  | { readonly ok: false; readonly id: JsonRpcId | null; readonly error: RpcErrorBody };
+
+/** The daemon's limit for one line (as /mcp's for one body). */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export function readClientLine(line: string): ClientItem[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return [refused(null, SHIM_ERROR_CODE.parseError, 'Parse error')];
+  }
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most lines need no byte count.
+  if (line.length * 3 > MAX_MESSAGE_BYTES) {
+    const bytes = Buffer.byteLength(line);
+    const message = `Message too large: ${bytes} bytes, the limit is ${MAX_MESSAGE_BYTES}`;
+    if (bytes > MAX_MESSAGE_BYTES)
+      return [refused(idOf(parsed), SHIM_ERROR_CODE.invalidRequest, message)];
+  }
+  if (!Array.isArray(parsed)) return [item(parsed, line)];
+  if (parsed.length === 0) return [invalid(null)];
+  return (parsed as unknown[]).map((each) => item(each, JSON.stringify(each)));
+}
+
+function item(message: unknown, raw: string): ClientItem {
+  if (!isJsonObject(message) || kindOf(message) === 'invalid') return invalid(idOf(message));
+  return { ok: true, message, raw };
+}
+
+function idOf(value: unknown): JsonRpcId | null {
+  return isJsonObject(value) && isJsonRpcId(value['id']) ? value['id'] : null;
+}
+
+function invalid(id: JsonRpcId | null): ClientItem {
+  return refused(id, SHIM_ERROR_CODE.invalidRequest, 'Invalid Request');
+}
+
+function refused(id: JsonRpcId | null, code: number, message: string): ClientItem {
+  return { ok: false, id, error: { code, message } };
+}
