@@ -1,10 +1,10 @@
 /**
- * The JSON Schema validator Coffer gives every SDK Client and Server (their
- * `jsonSchemaValidator` option): it accepts everything. Coffer relays tool results and
+ * The JSON Schema validator Coffer gives every SDK Server (its `jsonSchemaValidator`
+ * option): it accepts everything. Coffer relays tool results and
  * elicitation answers verbatim (it calls `request()` with loose schemas, never the typed
  * helpers that validate), so the validator is never consulted; without this option each
- * Client and Server builds its own Ajv instance with ajv-formats (about 1.3 ms and 30 KB
- * per upstream connection and per session). The client and the upstream validate.
+ * Server builds its own Ajv instance with ajv-formats (about 1.3 ms and 30 KB per
+ * session). The client and the upstream validate.
  */
 interface Accepted {
   valid: true;

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReader } from '../domain/line-reader.js';
 import { launchFor } from './process-launch.js';
+import { parseJsonRpcLine } from './jsonrpc-envelope.js';
 import { terminateGroup } from './process-group.js';
 import { StartFailure } from './start-failure.js';
 
@@ -108,7 +108,7 @@ export class StdioProcessTransport implements Transport {
     if (stdin === undefined || stdin === null || !stdin.writable)
       return Promise.reject(new Error('Not connected'));
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
       else stdin.once('drain', resolve);
     });
   }
@@ -144,7 +144,8 @@ export class StdioProcessTransport implements Transport {
     if (this.cutOff) return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      // The envelope only: what is inside is relayed verbatim, never schema-parsed.
+      message = parseJsonRpcLine(line) as JSONRPCMessage;
     } catch (error) {
       // A garbage line is the upstream's bug (often a stray console.log): note it in the
       // server's log, where its stderr goes, and keep reading; the next line may be fine.

@@ -6,7 +6,7 @@ import type {
   UpstreamConnector,
 } from '../domain/ports.js';
 import { createClientTransport, type TransportOptions } from './client-transport.js';
-import { SdkUpstreamConnection } from './sdk-upstream-connection.js';
+import { JsonRpcUpstreamConnection } from './jsonrpc-upstream-connection.js';
 
 export interface UpstreamConnectorOptions {
   /** Coffer's name and version, sent to upstreams as clientInfo. */
@@ -43,7 +43,10 @@ export interface ProcessTracker {
   exited(pid: number): void;
 }
 
-/** Spawns or dials upstreams through the official SDK client transports. */
+/**
+ * Spawns or dials upstreams: the SDK's HTTP client transports (with their OAuth) or
+ * Coffer's stdio process transport, under Coffer's own JSON-RPC session.
+ */
 export class SdkUpstreamConnector implements UpstreamConnector {
   constructor(private readonly options: UpstreamConnectorOptions) {}
 
@@ -79,7 +82,7 @@ export class SdkUpstreamConnector implements UpstreamConnector {
             onExit: (pid: number) => processes.exited(pid),
           }),
     });
-    return SdkUpstreamConnection.open({
+    return JsonRpcUpstreamConnection.open({
       server: definition.name,
       transport,
       clientCapabilities: context.clientCapabilities,

@@ -1,0 +1,260 @@
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorCode } from '../domain/errors.js';
+import type { Logger } from '../observability/logger.js';
+import { checkAccess, checkBrowserAccess, type AccessDecision } from './access-guard.js';
+import type { DaemonApi } from './daemon-api.js';
+import type { DaemonServices } from './daemon-services.js';
+import { errorBody, errorResponseFor } from './error-response.js';
+import { OAUTH_CALLBACK_PATH } from './oauth-services.js';
+import { LOGIN_CODE_PATH, LOGIN_PATH, type UiRoutes } from './ui-routes.js';
+
+export interface DaemonRouterOptions {
+  readonly port: number;
+  readonly token: string;
+  readonly logger: Logger;
+  readonly services: Pick<DaemonServices, 'handleMcp' | 'handleOAuthCallback'>;
+  /** The daemon's API app (daemon routes first, then services.api). */
+  readonly api: DaemonApi;
+  /** The web UI and its browser login; without it only the token opens anything. */
+  readonly ui?: UiRoutes;
+}
+
+interface EdgeEnv {
+  Bindings: HttpBindings;
+  /** The guard let a browser session in (not the token holder). */
+  Variables: { browser: boolean };
+}
+type Edge = Hono<EdgeEnv>;
+type EdgeContext = Context<EdgeEnv>;
+type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const SERVER_MCP_PATH = /^\/servers\/([^/]+)\/mcp$/;
+
+export function pathnameOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  return query === -1 ? raw : raw.slice(0, query);
+}
+
+const isApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
+const isMcpPath = (path: string): boolean => path === '/mcp' || SERVER_MCP_PATH.test(path);
+
+/** A JSON answer with the headers every daemon JSON answer carries. */
+export function jsonAnswer(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    },
+  });
+}
+
+export function errorAnswer(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+  hint?: string,
+): Response {
+  return jsonAnswer(status, errorBody(code, message, hint), headers);
+}
+
+const isGet = (c: EdgeContext): boolean => c.env.incoming.method === 'GET';
+
+/** Hands the node request and response to a handler that answers on them itself. */
+function raw(c: EdgeContext, handler: RawHandler): Response {
+  handler(c.env.incoming, c.env.outgoing);
+  return RESPONSE_ALREADY_SENT;
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A path the URL parser would rewrite (dot segments, plain or percent-encoded, and
+ * backslashes) is refused: the guard and the routes must judge the path that is served,
+ * and `/api/v1/%2e%2e/x` would otherwise reach the API app as `/x`.
+ */
+function isCanonicalPath(path: string): boolean {
+  try {
+    return new URL(path, 'http://127.0.0.1').pathname === path;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A request with the UI's session cookie and no Authorization header is the browser's:
+ * it may reach the UI and the REST API, never MCP (agents hold the token). Anything
+ * else is judged by the token alone.
+ */
+function authorize(
+  req: IncomingMessage,
+  path: string,
+  options: DaemonRouterOptions,
+): { decision: AccessDecision; browser: boolean } {
+  const { ui } = options;
+  const browser =
+    ui !== undefined &&
+    req.headers.authorization === undefined &&
+    ui.sessions.sessionFrom(req.headers.cookie) !== undefined &&
+    // `/mcp` is also a file-like name: a GET there is MCP's stream, never the browser's.
+    !isMcpPath(path) &&
+    (isApiPath(path) || ui.isFile(req.method, path));
+  return browser
+    ? { decision: checkBrowserAccess(req, options, ui.sessions), browser }
+    : { decision: checkAccess(req, options), browser };
+}
+
+/** The access guard: token (or the UI's session), Host, Origin; then a canonical path. */
+function accessGuard(options: DaemonRouterOptions): MiddlewareHandler<EdgeEnv> {
+  return async (c, next) => {
+    const req = c.env.incoming;
+    const path = c.req.path;
+    const { decision, browser } = authorize(req, path, options);
+    if (!decision.ok) {
+      options.logger.warn({ method: req.method, path, status: decision.status }, decision.message);
+      const { ui } = options;
+      if (ui?.wantsPage(req, path) === true) return raw(c, (_, res) => ui.denied(res, decision));
+      const challenge: Record<string, string> =
+        decision.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {};
+      return errorAnswer(
+        decision.status,
+        decision.code,
+        decision.message,
+        challenge,
+        decision.hint,
+      );
+    }
+    if (!isCanonicalPath(path)) {
+      return errorAnswer(
+        400,
+        'INVALID_INPUT',
+        'Malformed path: percent-encode it, without "." or ".." segments',
+      );
+    }
+    c.set('browser', browser);
+    await next();
+    return undefined;
+  };
+}
+
+function mcpRoute(options: DaemonRouterOptions, server: (c: EdgeContext) => string | undefined) {
+  return (c: EdgeContext): Response => {
+    const name = server(c);
+    const { incoming: req, outgoing: res } = c.env;
+    options.services.handleMcp(req, res, name).catch((error: unknown) => {
+      options.logger.error({ err: error, server: name }, 'MCP request failed');
+      if (res.headersSent) res.destroy();
+      else {
+        const { status, body } = errorResponseFor(error);
+        const payload = JSON.stringify(body);
+        res.writeHead(status, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(payload),
+          'cache-control': 'no-store',
+        });
+        res.end(payload);
+      }
+    });
+    return RESPONSE_ALREADY_SENT;
+  };
+}
+
+/** The UI's own routes after the guard: the CLI's login-code request, then built files. */
+function uiRoutes(app: Edge, ui: UiRoutes, logger: Logger): void {
+  app.all(LOGIN_CODE_PATH, (c) => {
+    if (c.req.method !== 'POST') return serveFile(c, ui, logger);
+    // A session must not mint more sessions: codes are for whoever holds the token.
+    if (c.get('browser'))
+      return errorAnswer(403, 'FORBIDDEN', 'Login codes are issued to the token holder');
+    return raw(c, (_, res) => ui.issueCode(res));
+  });
+}
+
+async function serveFile(c: EdgeContext, ui: UiRoutes, logger: Logger): Promise<Response> {
+  const { incoming: req, outgoing: res } = c.env;
+  const path = c.req.path;
+  try {
+    if (await ui.serveFile(req, res, path)) return RESPONSE_ALREADY_SENT;
+  } catch (error) {
+    logger.error({ err: error }, 'serving a UI file failed');
+    if (!res.headersSent) return errorAnswer(500, 'INTERNAL', 'Internal error');
+    res.destroy();
+    return RESPONSE_ALREADY_SENT;
+  }
+  return errorAnswer(404, 'NOT_FOUND', `No route for ${req.method ?? 'GET'} ${path}`);
+}
+
+/**
+ * The daemon's whole HTTP edge as one Hono app (DESIGN.md §2). Routing sees the raw
+ * path, never a decoded one, so the guard and the routes judge the same thing.
+ *   GET /healthz, the OAuth callback (its `state` stands in for the token), GET /login: open
+ *   everything else passes the access guard first, then
+ *   /mcp, /servers/<name>/mcp → services.handleMcp on the node req/res (nothing in between)
+ *   /api/v1, /api/v1/*        → the API app
+ *   anything else             → the UI's files, or 404 JSON
+ */
+export function createDaemonEdge(options: DaemonRouterOptions): Edge {
+  const { logger, services, ui } = options;
+  const app: Edge = new Hono({
+    getPath: (_request, context) => pathnameOf(context?.env?.incoming.url),
+  });
+
+  app.on(['GET', 'HEAD'], '/healthz', () => jsonAnswer(200, { ok: true }));
+  // Hono answers HEAD with the GET route: these two are GET only, a HEAD meets the guard.
+  const callback = services.handleOAuthCallback;
+  if (callback !== undefined)
+    app.get(OAUTH_CALLBACK_PATH, (c, next) => (isGet(c) ? raw(c, callback) : next()));
+  if (ui !== undefined)
+    app.get(LOGIN_PATH, (c, next) =>
+      isGet(c) ? raw(c, (req, res) => ui.login(req, res)) : next(),
+    );
+
+  app.use('*', accessGuard(options));
+  app.all(
+    '/mcp',
+    mcpRoute(options, () => undefined),
+  );
+  app.all('/servers/:name/mcp', (c, next) => {
+    const segment = SERVER_MCP_PATH.exec(c.req.path)?.[1];
+    if (segment === undefined) return next();
+    const name = decodeSegment(segment);
+    if (name === undefined)
+      return errorAnswer(400, 'INVALID_INPUT', 'Malformed server name in path');
+    return mcpRoute(options, () => name)(c);
+  });
+  if (ui !== undefined) uiRoutes(app, ui, logger);
+  const api = (c: EdgeContext) => options.api.fetch(c.req.raw, c.env);
+  app.all('/api/v1', api);
+  app.all('/api/v1/*', api);
+  if (ui !== undefined) app.all('*', (c) => serveFile(c, ui, logger));
+
+  app.notFound((c) =>
+    errorAnswer(404, 'NOT_FOUND', `No route for ${c.env.incoming.method ?? 'GET'} ${c.req.path}`),
+  );
+  app.onError((error, c) => {
+    logger.error({ err: error, path: c.req.path }, 'request failed');
+    if (c.env.outgoing.headersSent) {
+      c.env.outgoing.destroy();
+      return RESPONSE_ALREADY_SENT;
+    }
+    const { status, body } = errorResponseFor(error);
+    return jsonAnswer(status, body);
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+/**
+ * The MCP initialize handshake, done by Coffer as a client: the SDK's latest protocol
+ * version, Coffer's clientInfo and ONLY the downstream client's declared capabilities
+ * (so an upstream asks for sampling, elicitation or roots only when someone can answer);
+ * the server's version must be one the SDK supports; then `notifications/initialized`.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '../domain/ports.js';
+import { isObject } from './jsonrpc-envelope.js';
+
+export interface HandshakeOptions {
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+}
+
+export interface HandshakeChannel {
+  readonly transport: Transport;
+  /** Sends one request and resolves its result. */
+  exchange(method: string, params: JsonObject): Promise<JsonObject>;
+  notify(method: string): Promise<void>;
+}
+
+/** Resolves the capabilities the server declared. */
+export async function initializeUpstream(
+  channel: HandshakeChannel,
+  options: HandshakeOptions,
+): Promise<JsonObject> {
+  const result = await channel.exchange('initialize', {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: options.clientCapabilities,
+    clientInfo: options.clientInfo,
+  });
+  const version = result['protocolVersion'];
+  if (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    throw new Error(`Server's protocol version is not supported: ${String(version)}`);
+  const capabilities = result['capabilities'];
+  if (!isObject(capabilities))
+    throw new Error('Server sent an invalid initialize result: no capabilities object');
+  // HTTP transports send the negotiated version in a header on every later request.
+  channel.transport.setProtocolVersion?.(version);
+  await channel.notify('notifications/initialized');
+  return capabilities;
+}
