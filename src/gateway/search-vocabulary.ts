@@ -24,14 +24,14 @@ import { stem, tokenize } from './search-text.js';
 const LEXICON: readonly (readonly [tool: string, everyday: string])[] = [
   // What a tool does.
   ['create new', 'make add start build generate setup open new store record save'],
-  ['add insert append', 'put attach include note record remember store save keep'],
-  ['observation', 'fact note detail remember know record keep mind'],
+  ['add insert append', 'put attach include note record remember store save keep memorize'],
+  ['observation', 'fact note detail remember know record keep mind memorize'],
   ['write overwrite', 'save store put replace output'],
   ['read', 'open view show see print display load contents look recall'],
   ['get retrieve fetch', 'show see view look check find load read'],
   ['list listing', 'show all every which enumerate browse see'],
   ['search find query', 'find look lookup locate seek discover where recall know'],
-  ['delete remove', 'erase forget drop destroy clear wipe unlink trash'],
+  ['delete remove', 'erase forget drop destroy clear wipe unlink trash stop'],
   ['update edit modify', 'change alter replace tweak fix patch set mark close reopen swap'],
   ['move rename', 'relocate transfer mv put'],
   ['merge', 'ship land accept combine integrate'],
@@ -39,7 +39,7 @@ const LEXICON: readonly (readonly [tool: string, everyday: string])[] = [
   ['post send', 'tell say announce share write message'],
   ['reply', 'answer respond'],
   ['navigate url', 'go visit open browse load website site link address'],
-  ['click', 'press tap hit button'],
+  ['click', 'press tap hit button tick checkbox'],
   ['fill input', 'type enter write form box field text'],
   ['select', 'choose pick dropdown option'],
   ['hover', 'mouse point over'],
@@ -97,31 +97,38 @@ const LEXICON: readonly (readonly [tool: string, everyday: string])[] = [
   ['browser page', 'website site web tab'],
 ];
 
-/** Stem of a tool word → the everyday words for it. */
-const EVERYDAY: ReadonlyMap<string, readonly string[]> = (() => {
-  const words = new Map<string, string[]>();
-  for (const [tool, everyday] of LEXICON) {
-    const relatives = everyday.split(' ');
-    for (const word of tool.split(' ')) {
-      const key = stem(word);
-      words.set(key, [...(words.get(key) ?? []), ...relatives]);
-    }
+/**
+ * Stem of a word → its relatives, without the word's own forms. The tool words of one
+ * entry are synonyms of each other ("delete remove"), so each also relates to the rest.
+ */
+function relatives(
+  pairs: readonly (readonly [word: string, related: readonly string[]])[],
+): ReadonlyMap<string, readonly string[]> {
+  const map = new Map<string, string[]>();
+  for (const [word, related] of pairs) {
+    const key = stem(word);
+    const known = map.get(key) ?? [];
+    for (const relative of related) if (stem(relative) !== key) known.push(relative);
+    map.set(key, known);
   }
-  return words;
-})();
+  return map;
+}
 
-/** Stem of an everyday word → the tool words it stands for (the lexicon read backwards). */
-const TOOL_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
-  const words = new Map<string, string[]>();
-  for (const [tool, everyday] of LEXICON) {
-    const targets = tool.split(' ');
-    for (const word of everyday.split(' ')) {
-      const key = stem(word);
-      words.set(key, [...(words.get(key) ?? []), ...targets]);
-    }
-  }
-  return words;
-})();
+const wordsOf = (text: string) => text.split(' ');
+
+/** Stem of a tool word → the everyday words for it and its synonyms: what tools index. */
+const EVERYDAY = relatives(
+  LEXICON.flatMap(([tool, everyday]) =>
+    wordsOf(tool).map((word) => [word, [...wordsOf(everyday), ...wordsOf(tool)]] as const),
+  ),
+);
+
+/** Stem of an everyday or tool word → the tool words it stands for: what queries add. */
+const TOOL_WORDS = relatives(
+  LEXICON.flatMap(([tool, everyday]) =>
+    [...wordsOf(everyday), ...wordsOf(tool)].map((word) => [word, wordsOf(tool)] as const),
+  ),
+);
 
 /**
  * Tool text repeats a small vocabulary and stemming is the costly part of a lookup:

@@ -21,6 +21,13 @@ describe('search vocabulary', () => {
     expect(toolWords('ship my PR').split(' ')).toEqual(expect.arrayContaining(['merge', 'pull']));
   });
 
+  it('relates the tool words of one entry to each other, but not a word to itself', () => {
+    expect(toolWords('remove').split(' ')).toContain('delete');
+    expect(toolWords('database').split(' ')).toContain('sql');
+    expect(toolWords('database').split(' ')).not.toContain('database');
+    expect(everydayWords('delete_entities').split(' ')).toContain('remove');
+  });
+
   it('lists each word once and nothing for words it does not know', () => {
     const words = toolWords('folder folders directory dir').split(' ');
     expect(new Set(words).size).toBe(words.length);
