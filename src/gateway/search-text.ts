@@ -8,7 +8,7 @@
 /** Words that carry no meaning in a tool query ("I want to …", "a tool that …"). */
 const STOP_WORDS = new Set(
   (
-    'a an and are as at be been by can could do does for from get gets had has have how i ' +
+    'a about an and are as at be been by can could do does for from get gets had has have how i ' +
     'if in into is it its let me my need of on or our please should so some such than that ' +
     'the their them then there these this those to tool tools use used uses using want was ' +
     'we what when where which who will with would you your'

@@ -1,6 +1,7 @@
-import MiniSearch, { type SearchOptions } from 'minisearch';
+import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
 import type { JsonObject } from '../domain/ports.js';
 import { processTerm, tokenize } from './search-text.js';
+import { everydayWords, toolWords } from './search-vocabulary.js';
 
 /** One tool found by a search: what a model needs to call it. */
 export interface ToolHit {
@@ -28,6 +29,10 @@ interface ToolDocument {
   readonly title: string;
   readonly description: string;
   readonly parameters: string;
+  /** Everyday words for the words of the name, title and server (search-vocabulary.ts). */
+  readonly nameAliases: string;
+  /** Everyday words for the words of the description. */
+  readonly descriptionAliases: string;
 }
 
 interface ServerEntry {
@@ -41,26 +46,57 @@ interface ServerEntry {
 /**
  * A name says what a tool does more precisely than prose, which also describes caveats
  * and neighbours ("DEPRECATED: use read_text_file"): names weigh most, parameters least.
+ * The everyday words for a tool's words (search-vocabulary.ts) weigh as much as prose
+ * when they come from the name, a third of that from the description, so a tool's own
+ * words still win over a relative's (dev recall is flat from 0.5 to 1.5 and 0.15 to 0.6).
  * Prefix matching lets "repo" find "repository"; fuzzy matching absorbs typos in long
  * words only, where it cannot turn one short word into another.
  */
 const SEARCH_OPTIONS: SearchOptions = {
-  boost: { name: 3, title: 2, description: 1, parameters: 0.5, server: 1.5 },
+  boost: {
+    name: 3,
+    title: 2,
+    description: 1,
+    parameters: 0.5,
+    server: 1.5,
+    nameAliases: 1,
+    descriptionAliases: 0.3,
+  },
   prefix: (term) => term.length >= 4,
   fuzzy: (term) => (term.length >= 7 ? 0.15 : false),
   combineWith: 'OR',
 };
+
+/** The fields that hold the tool's own words (the rest hold everyday words for them). */
+const TOOL_FIELDS = ['name', 'title', 'description', 'parameters', 'server'];
+
+/**
+ * Tool words are matched exactly: they are the tools' own vocabulary, and prefix and
+ * fuzzy lookups of a dozen related words would make each search several times slower.
+ */
+const RELATED_OPTIONS: SearchOptions = { fields: TOOL_FIELDS, prefix: false, fuzzy: false };
+
+/**
+ * What a match through the query's everyday words is worth against a match of the words
+ * themselves. Chosen on the dev queries of the evaluation; anything from 0.15 to 0.4
+ * scores the same recall there, 0.3 the best MRR.
+ */
+const RELATED_WEIGHT = 0.3;
 
 /** Nested schemas are followed this deep: enough for `edits[].oldText`, bounded for cycles. */
 const MAX_SCHEMA_DEPTH = 4;
 
 /**
  * BM25 (minisearch, BM25+) over the tools of many servers, kept per server so that a
- * change of one server's list re-indexes that server alone.
+ * change of one server's list re-indexes that server alone. People ask in their own
+ * words ("make a new folder"), so both sides are widened through search-vocabulary.ts:
+ * each tool also indexes the everyday words for its words, and each query is also
+ * searched, at a lower weight, as the tool words for its everyday words. docs/SEARCH.md
+ * says why and how it is measured.
  */
 export class ToolIndex {
   private readonly engine = new MiniSearch<ToolDocument>({
-    fields: ['name', 'title', 'description', 'parameters', 'server'],
+    fields: [...TOOL_FIELDS, 'nameAliases', 'descriptionAliases'],
     tokenize,
     processTerm,
     storeFields: ['server'],
@@ -120,27 +156,57 @@ export class ToolIndex {
 
   search(query: string, options: ToolSearchOptions): ToolHit[] {
     const { server } = options;
-    const results = this.engine.search(query, {
-      ...(server === undefined ? {} : { filter: (result) => result['server'] === server }),
-    });
+    const filter: SearchOptions =
+      server === undefined ? {} : { filter: (result) => result['server'] === server };
+    const scores = new Map<string, { server: string; score: number }>();
+    addScores(scores, this.engine.search(query, filter), 1);
+    // The query's everyday words read as tool words ("make" → create, "folder" →
+    // directory), searched on their own so that they add to the query's own matches
+    // without counting as more matched query words.
+    const related = toolWords(query);
+    if (related !== '')
+      addScores(
+        scores,
+        this.engine.search(related, { ...filter, ...RELATED_OPTIONS }),
+        RELATED_WEIGHT,
+      );
+    const ranked = [...scores].sort((a, b) => b[1].score - a[1].score).slice(0, options.limit);
     const hits: ToolHit[] = [];
-    for (const result of results.slice(0, options.limit)) {
-      const tool = this.tools.get(result.id as string);
-      if (tool !== undefined) hits.push(toolHit(tool, String(result['server']), result.score));
+    for (const [id, { server: owner, score }] of ranked) {
+      const tool = this.tools.get(id);
+      if (tool !== undefined) hits.push(toolHit(tool, owner, score));
     }
     return hits;
   }
 }
 
+function addScores(
+  scores: Map<string, { server: string; score: number }>,
+  results: readonly SearchResult[],
+  weight: number,
+): void {
+  for (const result of results) {
+    const id = String(result.id);
+    const known = scores.get(id);
+    if (known === undefined)
+      scores.set(id, { server: String(result['server']), score: result.score * weight });
+    else known.score += result.score * weight;
+  }
+}
+
 function toolDocument(server: string, name: string, tool: JsonObject): ToolDocument {
   const upstreamName = name.startsWith(`${server}__`) ? name.slice(server.length + 2) : name;
+  const title = textOf(tool['title']) + ' ' + textOf(annotationTitle(tool));
+  const description = textOf(tool['description']);
   return {
     id: name,
     server,
     name: upstreamName,
-    title: textOf(tool['title']) + ' ' + textOf(annotationTitle(tool)),
-    description: textOf(tool['description']),
+    title,
+    description,
     parameters: parameterText(tool['inputSchema'], 0).join(' '),
+    nameAliases: everydayWords(`${upstreamName} ${title} ${server}`),
+    descriptionAliases: everydayWords(description),
   };
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
 import { ToolIndex } from '../../../src/gateway/tool-index.js';
+import { buildIndex, fixturePaths, loadCatalogs } from '../../fixtures/tool-search/search-eval.js';
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
   name,
@@ -40,6 +42,24 @@ describe('ToolIndex', () => {
     expect(names(built, 'merging pull requests')[0]).toBe('tracker__merge_pull_request');
     // Nested parameter descriptions count too.
     expect(names(built, 'label')).toContain('tracker__create_issue');
+  });
+
+  it('finds tools from the words people use rather than their own (issue 19)', () => {
+    const real = buildIndex(
+      loadCatalogs(fixturePaths(resolve(import.meta.dirname, '../../..')).catalogs),
+    );
+    expect(names(real, 'make a new folder')).toContain('filesystem__create_directory');
+    const remember = names(real, 'remember that Alice works at Acme');
+    expect(remember).toContain('memory__create_entities');
+    expect(remember).toContain('memory__add_observations');
+    const small = index();
+    expect(names(small, 'show what is in a folder')[0]).toBe('files__list_directory');
+    expect(names(small, 'report a bug')[0]).toBe('tracker__create_issue');
+  });
+
+  it('keeps matches through everyday words within the requested server', () => {
+    expect(names(index(), 'make a new folder', 'tracker')).not.toContain('files__list_directory');
+    expect(names(index(), 'ship the PR', 'files')).toEqual([]);
   });
 
   it('returns what a model needs to call the tool', () => {
