@@ -32,7 +32,8 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 60_000,
           expect: processPoll,
-          hookTimeout: 60_000,
+          // Hooks start fixtures and daemons: under heavy load a fixture's cold start took over 15 s.
+          hookTimeout: 120_000,
         },
       },
       {
@@ -61,7 +62,8 @@ export default defineConfig({
           include: ['test/load/**/*.test.ts'],
           testTimeout: 120_000,
           expect: processPoll,
-          hookTimeout: 60_000,
+          // The daemon's cold start on a busy 2-core machine can take most of a minute.
+          hookTimeout: 120_000,
         },
       },
     ],

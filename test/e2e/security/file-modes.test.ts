@@ -44,7 +44,7 @@ async function startUnderUmask000(): Promise<Started> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const file = join(home, 'daemon.json');
-  const deadline = Date.now() + 45_000; // a cold start on a busy machine, not a wait
+  const deadline = Date.now() + 90_000; // a cold start on a busy machine, not a wait
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`daemon exited: ${stderr}`);
     if (existsSync(file)) {
