@@ -19,7 +19,6 @@ import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -96,8 +95,8 @@ async function main() {
     return 1;
   } finally {
     proxy?.close();
+    // `coffer stop` returns once the daemon (and with it its upstreams) has exited.
     spawnSync(process.execPath, [coffer, 'stop'], { env, stdio: 'inherit' });
-    await sleep(100);
     rmSync(home, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../support/running-daemon.js';
+import { upstreamLogCount } from '../support/upstream-log.js';
 import { expectMcpAnswer, rpcMessages } from './support/answer-shapes.js';
 import {
   expectDaemonServing,
@@ -119,11 +121,11 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
       '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
       mcpHeaders(daemon, session),
     );
-    const call = (id: number, name: string) => ({
+    const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
       jsonrpc: '2.0',
       id,
       method: 'tools/call',
-      params: { name, arguments: {} },
+      params: { name, arguments: args },
     });
     const cancel = (id: number) => ({
       jsonrpc: '2.0',
@@ -146,14 +148,18 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
       expect(batched.status, `batched cancel of ${tool}`).toBe(200);
       expect(rpcMessages(batched)).toEqual([]);
     }
-    // Cancelled from another POST while it hangs upstream.
+    // Cancelled from another POST while it waits upstream: a day-long slow_echo, whose delay is
+    // also the mark it leaves in the fixture's log once it has really started there.
+    const delayMs = 86_400_013;
     const hanging = postMcp(
       daemon,
       '/mcp',
-      JSON.stringify(call(13, 'fx__hang')),
+      JSON.stringify(call(13, 'fx__slow_echo', { delay_ms: delayMs })),
       mcpHeaders(daemon, session),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(() =>
+      expect(upstreamLogCount(daemon.home, 'fx', `waits ${delayMs} ms`)).toBe(1),
+    );
     const cancelled = await postMcp(
       daemon,
       '/mcp',

@@ -32,7 +32,7 @@ export interface FixtureHttp {
   /** Everything the fixture wrote to stderr so far (its log). */
   readonly stderr: () => string;
   /**
-   * SIGTERM (SIGKILL after 5 s); resolves once the process has exited. Rejects when it did not
+   * SIGTERM (SIGKILL after 20 s); resolves once the process has exited. Rejects when it did not
    * shut down cleanly: killed, or leaked timers/sockets. Safe to call twice, or after a crash.
    */
   readonly close: () => Promise<void>;
@@ -67,7 +67,9 @@ export async function startFixtureHttp(
   child.stderr.on('data', (chunk: string) => (log += chunk));
   const exited = waitForExit(child);
   try {
-    const port = await waitForPort(child, () => log, options.readyTimeoutMs ?? 15_000);
+    // Only bounds a fixture that never listens: a cold node start under heavy load (load
+    // average 30 on 2 cores, seen) took over 15 s.
+    const port = await waitForPort(child, () => log, options.readyTimeoutMs ?? 60_000);
     return {
       url: `http://127.0.0.1:${port}/mcp`,
       port,
@@ -130,7 +132,8 @@ async function stopProcess(
 ): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  // A clean exit may be slow on a loaded machine; a SIGKILL here fails the test, so be patient.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const { code, signal } = await exited;
   clearTimeout(killer);
   if (code === FIXTURE_LEAK_EXIT_CODE || signal === 'SIGKILL') {
@@ -148,8 +151,11 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** Polls until the pid is gone; throws if it outlives the timeout. */
-export async function expectProcessGone(pid: number, timeoutMs = 5000): Promise<void> {
+/**
+ * Polls until the pid is gone; throws if it outlives the timeout, which is generous because a
+ * loaded machine can take seconds to run a process's shutdown.
+ */
+export async function expectProcessGone(pid: number, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (isProcessAlive(pid)) {
     if (Date.now() > deadline) throw new Error(`process ${pid} still alive after ${timeoutMs} ms`);

@@ -10,12 +10,20 @@ export function isPortFree(port: number): Promise<boolean> {
 }
 
 /**
+ * Where tests pick the ports a daemon binds later: below the ephemeral range (Linux 32768+,
+ * macOS 49152+), where the OS hands out ports for outgoing connections and `listen(0)`. A port
+ * found free there could be taken by any connection before the daemon binds it; down here only
+ * another test's random pick can, which the daemon's walk through its range absorbs.
+ */
+export const TEST_PORTS = { lo: 18_000, hi: 32_000 } as const;
+
+/**
  * A block of free loopback ports for one test's daemon, as `COFFER_PORT_RANGE`. Random
  * blocks keep parallel test files out of each other's way.
  */
 export async function freePortRange(size = 3): Promise<{ lo: number; hi: number; env: string }> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const lo = 20_000 + Math.floor(Math.random() * 40_000);
+    const lo = TEST_PORTS.lo + Math.floor(Math.random() * (TEST_PORTS.hi - TEST_PORTS.lo));
     const ports = Array.from({ length: size }, (_, i) => lo + i);
     const free = await Promise.all(ports.map(isPortFree));
     if (free.every(Boolean)) return { lo, hi: lo + size - 1, env: `${lo}-${lo + size - 1}` };

@@ -91,7 +91,9 @@ async function waitForDaemonFile(
   stderr: () => string,
 ): Promise<{ port: number; token: string }> {
   const file = join(home, 'daemon.json');
-  const deadline = Date.now() + 20_000;
+  // A cold start (modules, SQLite migrations) on a busy 2-core machine took over 45 s at load
+  // average 30; this only bounds a start that never comes, inside the 120 s hook timeouts.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`daemon exited ${child.exitCode}: ${stderr()}`);
     if (existsSync(file)) {

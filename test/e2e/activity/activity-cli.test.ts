@@ -150,13 +150,9 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
-      await expect
-        .poll(() => out.includes('"capability_key":"meta"'), { timeout: 10_000 })
-        .toBe(true);
+      await expect.poll(() => out.includes('"capability_key":"meta"')).toBe(true);
       await call(client, 'fx__env', { name: 'PATH' });
-      await expect
-        .poll(() => out.includes('"capability_key":"env"'), { timeout: 10_000 })
-        .toBe(true);
+      await expect.poll(() => out.includes('"capability_key":"env"')).toBe(true);
       for (const line of out.trim().split('\n'))
         expect(() => JSON.parse(line) as unknown).not.toThrow();
     } finally {
@@ -185,7 +181,7 @@ describe('retention and log rotation, configured by environment', () => {
     // Batches and prunes interleave: wait for the state after the last of both.
     const servers = async () =>
       ((await daemon.api('GET', '/activity')).body.activity as Row[]).map((row) => row.server);
-    await expect.poll(servers, { timeout: 5_000 }).toEqual(['s11', 's10', 's9']);
+    await expect.poll(servers).toEqual(['s11', 's10', 's9']);
 
     const log = join(daemon.home, 'logs', 'coffer.log');
     await expect.poll(() => existsSync(`${log}.1`)).toBe(true);

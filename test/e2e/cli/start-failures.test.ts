@@ -15,7 +15,7 @@ let cli: CliHarness;
 beforeAll(() => {
   // Short, so the server that never answers fails in seconds (the default is 60 s), yet
   // long enough for the others to exit on their own on a loaded machine.
-  cli = createCliHarness({ COFFER_CONNECT_TIMEOUT_MS: '8000' });
+  cli = createCliHarness({ COFFER_CONNECT_TIMEOUT_MS: '20000' });
 });
 afterAll(async () => {
   await cli.close();
@@ -104,7 +104,7 @@ describe('a server that cannot start', () => {
     const tested = await cli.run('mcp', 'test', 'chatty');
     expect(tested.code).toBe(ExitCode.UNAVAILABLE);
     expect(tested.stderr).toContain(
-      'did not finish starting (MCP initialize) within 8 s; it wrote "Server ready on stdio!" on stdout, which must carry only JSON-RPC',
+      'did not finish starting (MCP initialize) within 20 s; it wrote "Server ready on stdio!" on stdout, which must carry only JSON-RPC',
     );
   });
 });

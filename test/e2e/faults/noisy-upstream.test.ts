@@ -30,8 +30,9 @@ describe.runIf(process.platform === 'linux')('a noisy upstream', () => {
     daemon = await startDaemon({
       COFFER_LOG_MAX_BYTES: String(MAX_LOG_BYTES),
       COFFER_LOG_FILES: String(LOG_FILES),
-      // Long enough for a loaded CI machine to start the fixture; the babbler waits it out.
-      COFFER_LIST_TIMEOUT_MS: '8000',
+      // Long enough for a loaded machine to start the fixture (a node start took 20 s at load
+      // average 30 on 2 cores); the babbler waits it out.
+      COFFER_LIST_TIMEOUT_MS: '20000',
     });
     await registerFixture(daemon, 'noisy', ['--fault-tools']);
   });

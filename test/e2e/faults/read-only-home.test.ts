@@ -56,7 +56,8 @@ function coffer(args: string[], env: NodeJS.ProcessEnv, user: object = runner): 
     tracker.child(child);
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    // Only ends a run that hangs: a CLI that starts a daemon on a busy machine takes a while.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.once('error', reject);
     child.once('close', (code, signal) => {
       clearTimeout(timer);

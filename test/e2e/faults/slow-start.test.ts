@@ -14,11 +14,15 @@ describe('an upstream slow to start', () => {
   let daemon: RunningDaemon;
 
   beforeAll(async () => {
+    // The start (init delay) outlasts one call's timeout; the margins around both are for a
+    // busy machine, where the fixture's node start and one echo each take their time. The list
+    // deadline comes well after the start's, so the frozen start is what fails its call.
     daemon = await startDaemon({
-      COFFER_REQUEST_TIMEOUT_MS: '1000',
-      COFFER_CONNECT_TIMEOUT_MS: '8000',
+      COFFER_REQUEST_TIMEOUT_MS: '2500',
+      COFFER_CONNECT_TIMEOUT_MS: '20000',
+      COFFER_LIST_TIMEOUT_MS: '40000',
     });
-    await registerFixture(daemon, 'sluggish', ['--init-delay-ms', '2000']);
+    await registerFixture(daemon, 'sluggish', ['--init-delay-ms', '3000']);
     await registerFixture(daemon, 'frozen', [
       '--init-delay-ms',
       '600000',
@@ -60,8 +64,10 @@ describe('a list that arrives after the list deadline', () => {
   let daemon: RunningDaemon;
 
   beforeAll(async () => {
+    // The start outlasts the list deadline by far: a busy machine may be seconds late with the
+    // first list, and the server must still be starting when that list is answered.
     daemon = await startDaemon({ COFFER_LIST_TIMEOUT_MS: '2000' });
-    await registerFixture(daemon, 'late', ['--init-delay-ms', '5000']);
+    await registerFixture(daemon, 'late', ['--init-delay-ms', '12000']);
   });
 
   afterAll(async () => {
@@ -78,7 +84,7 @@ describe('a list that arrives after the list deadline', () => {
     const first = (await client.listTools()).tools.map((tool) => tool.name);
     expect(first).not.toContain('late__echo');
     expect(changed).toBe(0);
-    await eventually(() => expect(changed).toBeGreaterThan(0), 30_000);
+    await eventually(() => expect(changed).toBeGreaterThan(0), 60_000);
     await eventually(async () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('late__echo');

@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
 import { pidsWithArg, waitUntil } from '../../integration/shim/support/processes.js';
 import { ShimClient } from '../../integration/shim/support/shim-client.js';
 import { createCofferHome, type CofferHome } from '../shim/support/coffer-home.js';
@@ -28,6 +29,7 @@ it('a SIGKILLed shim: its session and upstream process end', async () => {
   shim.child.kill('SIGKILL');
   await shim.exited;
 
-  await waitUntil(() => pidsWithArg(marker).length === 0, 20_000, 'the upstream to end');
-  expect((await coffer.api('GET', '/status')).body.sessions).toBe(0);
+  await waitUntil(() => pidsWithArg(marker).length === 0, 30_000, 'the upstream to end');
+  // Ending the upstream and forgetting the session are two steps: wait for the second too.
+  await eventually(async () => expect((await coffer!.api('GET', '/status')).body.sessions).toBe(0));
 });

@@ -34,7 +34,7 @@ async function startEverythingSse(port = 0): Promise<SseServer> {
   let log = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => (log += chunk));
-  const listening = await waitForPort(child, () => log, 20_000).catch(async (error: unknown) => {
+  const listening = await waitForPort(child, () => log, 45_000).catch(async (error: unknown) => {
     child.kill('SIGKILL');
     await exited;
     throw error;

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { eventually } from '../../support/eventually.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
@@ -20,15 +21,6 @@ function pidsWith(marker: string): number[] {
         return [];
       }
     });
-}
-
-async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
 }
 
 describe.runIf(process.platform === 'linux')('upstream processes', () => {
@@ -74,7 +66,7 @@ describe.runIf(process.platform === 'linux')('upstream processes', () => {
     expect(pidsWith(marker).length).toBeGreaterThanOrEqual(2); // sh and the fixture
     const transport = client.transport as unknown as { terminateSession(): Promise<void> };
     await transport.terminateSession();
-    expect(await eventually(() => pidsWith(marker).length === 0)).toBe(true);
+    await eventually(() => expect(pidsWith(marker)).toEqual([]));
   });
 
   it('after a SIGKILLed daemon, the next start ends exactly its recorded upstreams', async () => {
@@ -95,14 +87,14 @@ describe.runIf(process.platform === 'linux')('upstream processes', () => {
     const decoy = spawn('sleep', ['300'], { stdio: 'ignore' });
     const home = daemon.home;
     process.kill(daemon.pid, 'SIGKILL');
-    await eventually(() => !alive(daemon!.pid));
+    await eventually(() => expect(alive(daemon!.pid)).toBe(false));
     // The fixture saw its stdin close and left; the wrapper did not.
-    expect(await eventually(() => pidsWith(marker).length === 1)).toBe(true);
+    await eventually(() => expect(pidsWith(marker)).toHaveLength(1));
     plantDecoy(home, decoy.pid!);
     try {
       const next = await startDaemon({}, home);
       daemon = next;
-      expect(await eventually(() => pidsWith(marker).length === 0)).toBe(true);
+      await eventually(() => expect(pidsWith(marker)).toEqual([]));
       expect(alive(decoy.pid!)).toBe(true);
     } finally {
       decoy.kill('SIGKILL');

@@ -54,7 +54,7 @@ describe('signing in to an OAuth server from the web UI', () => {
     await tab.getByText('Coffer is signed in to "secure"').waitFor();
     expect(tab.url().startsWith(`${daemon.baseUrl}/oauth/callback?`)).toBe(true);
     // The state changes live (server.state event): the badge and the action go away.
-    await expect.poll(() => page.getByText('Needs sign-in').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => page.getByText('Needs sign-in').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
     expect(authorization.counts.code).toBe(1);
   });

@@ -1,7 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { eventually } from '../../support/eventually.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { upstreamLogCount } from '../../support/upstream-log.js';
 import { addFixture, clientAt, rpcError, searchTools } from './search-support.js';
 
 const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
@@ -78,18 +80,16 @@ describe('lean mode through the real daemon', () => {
         signal === undefined ? {} : { signal },
       );
     await call('fixture__stats');
+    const started = () => upstreamLogCount(daemon.home, 'fixture', 'waits for cancellation');
+    const startedBefore = started();
     const controller = new AbortController();
     const hanging = call('fixture__hang', {}, controller.signal);
-    await new Promise((done) => setTimeout(done, 300));
+    // Cancelled once the upstream has the call (the fixture logs it), not after a guess.
+    await eventually(() => expect(started()).toBe(startedBefore + 1));
     controller.abort('gave up');
     await expect(hanging).rejects.toThrow();
     await expect
-      .poll(
-        async () => (JSON.parse(textOf(await call('fixture__stats'))) as Stats).cancelledCalls,
-        {
-          timeout: 10_000,
-        },
-      )
+      .poll(async () => (JSON.parse(textOf(await call('fixture__stats'))) as Stats).cancelledCalls)
       .toBe(1);
   });
 

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { filesUnder, runCoffer } from './run-coffer.js';
 
@@ -76,8 +77,15 @@ describe('a secret is used end to end and found nowhere else', () => {
 
   it('is in no file under COFFER_HOME but secrets.json, which is 0600 like daemon.json and coffer.db', async () => {
     await client.close();
-    // Let the activity writer and the log buffers reach the disk.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Wait for the writers to reach the disk: every activity entry is logged when recorded and
+    // stored in a later batch, so the store has caught up once it holds as many as the log names.
+    const log = join(daemon.home, 'logs', 'coffer.log');
+    await eventually(async () => {
+      const logged = readFileSync(log, 'utf8').split('"activity":{').length - 1;
+      const stored = (await api('GET', '/activity?limit=1000')).body.activity as unknown[];
+      expect(logged).toBeGreaterThan(0);
+      expect(stored).toHaveLength(logged);
+    });
     const files = filesUnder(daemon.home);
     const names = files.map((file) => basename(file));
     expect(names).toEqual(

@@ -38,7 +38,7 @@ it('20 shims started at once with no daemon share exactly one daemon', async () 
   // Every shim closed its connection (its session) before exiting; the daemon finishes closing them.
   await waitUntil(
     async () => (await coffer.api('GET', '/status')).body.sessions === 0,
-    5_000,
+    30_000,
     'all sessions closed',
   );
 });

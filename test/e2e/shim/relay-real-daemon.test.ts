@@ -81,7 +81,7 @@ describe('coffer shim with the real daemon', () => {
     const sessions = async (): Promise<number> =>
       (await coffer.api('GET', '/status')).body.sessions as number;
     // Sessions of earlier tests finish closing just after their shims close the connection.
-    await waitUntil(async () => (await sessions()) === 0, 5_000, 'no live sessions');
+    await waitUntil(async () => (await sessions()) === 0, 30_000, 'no live sessions');
     const client = ShimClient.spawn(coffer.env);
     try {
       await client.initialize();
@@ -95,6 +95,6 @@ describe('coffer shim with the real daemon', () => {
       .split('\n')
       .filter((line) => line.includes(`"pid":${client.pid},`));
     expect(log.some((line) => line.includes('"msg":"daemon session ended"'))).toBe(true);
-    await waitUntil(async () => (await sessions()) === 0, 2_000, 'the session to be closed');
+    await waitUntil(async () => (await sessions()) === 0, 30_000, 'the session to be closed');
   });
 });

@@ -57,10 +57,10 @@ describe('ActivityWriter', () => {
   });
 
   it('writes a full batch at once and flushes the rest on close', async () => {
-    const sink = writer({ flushDelayMs: 10_000, batchSize: 3 });
+    // The delay is far past the poll's limit, so only the full batches can be what it sees.
+    const sink = writer({ flushDelayMs: 600_000, batchSize: 3 });
     for (let i = 0; i < 7; i++) sink.record(entry(clock.iso()));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await temp.repos.activity.count()).toBeGreaterThanOrEqual(6);
+    await expect.poll(() => temp.repos.activity.count()).toBeGreaterThanOrEqual(6);
     await sink.close();
     expect(await temp.repos.activity.count()).toBe(7);
     sink.record(entry(clock.iso()));
@@ -89,7 +89,7 @@ describe('ActivityWriter', () => {
     const sink = writer({ retention: { maxAgeMs: DAY, maxRows: 2 }, pruneIntervalMs: 20 });
     await sink.start();
     await temp.repos.activity.append(Array.from({ length: 5 }, () => entry(clock.iso())));
-    await expect.poll(() => temp.repos.activity.count(), { timeout: 2_000 }).toBe(2);
+    await expect.poll(() => temp.repos.activity.count()).toBe(2);
     await sink.close();
   });
 
@@ -107,7 +107,7 @@ describe('ActivityWriter', () => {
     const sink = writer({ repository: flaky, flushDelayMs: 5 });
     await sink.start(); // a failing prune is logged, not thrown
     expect(() => sink.record(entry(clock.iso(), 'kept'))).not.toThrow();
-    await expect.poll(() => written.length, { timeout: 2_000 }).toBe(1);
+    await expect.poll(() => written.length).toBe(1);
     expect(written[0]?.capability_key).toBe('kept');
     await sink.close();
   });

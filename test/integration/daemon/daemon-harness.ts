@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isCofferDaemonProcess, isProcessAlive } from '../../../src/discovery/process-check.js';
+import { TEST_PORTS } from '../../support/free-port-range.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const binPath = join(repoRoot, 'bin', 'coffer.js');
@@ -52,10 +53,11 @@ export interface PortBlock {
   readonly env: string;
 }
 
-/** A random block of `size` ports in 18000–47999, each free when checked. */
+/** A random block of `size` ports among the TEST_PORTS, each free when checked. */
 export async function freePortBlock(size = 4): Promise<PortBlock> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const first = 18_000 + Math.floor(Math.random() * 3_000) * 10;
+    const blocks = (TEST_PORTS.hi - TEST_PORTS.lo) / 10;
+    const first = TEST_PORTS.lo + Math.floor(Math.random() * blocks) * 10;
     const held: Server[] = [];
     let free = true;
     for (let port = first; port < first + size; port += 1) {

@@ -144,10 +144,9 @@ describe('runDaemon', () => {
   });
 
   it('bounds services.close() by the shutdown timeout', async () => {
+    // close() never settles: stop() resolving at all is the bound at work (a hang fails the test).
     const { paths, handle } = await start({ close: () => new Promise<void>(() => undefined) }, 300);
-    const began = Date.now();
     await handle.stop();
-    expect(Date.now() - began).toBeLessThan(3_000);
     expect(existsSync(paths.daemonFile)).toBe(false);
   });
 

@@ -14,10 +14,11 @@ import {
   startProtectedServer,
   type ProtectedServerFixture,
 } from '../../fixtures/oauth-protected-server.js';
+import { FakeClock } from '../store/temp-store.js';
 import { remoteDefinition, testSignInFlow } from './oauth-test-flow.js';
 const TTL_S = 60;
-/** Refresh when less than this is left: just after sign-in, tokens are due at once. */
-const SKEW_MS = TTL_S * 1000 - 300;
+/** Refresh when less than this is left; the test moves its clock past that point by hand. */
+const SKEW_MS = 10_000;
 
 const context = {
   clientCapabilities: {},
@@ -32,6 +33,9 @@ describe('the OAuth provider with two connections to one server', () => {
   let flow: OAuthSignInFlow;
   let connector: SdkUpstreamConnector;
   let definition: ServerDefinition;
+  // Only the token's due time is faked: a clock moved by hand makes the token due exactly when
+  // the test says so, and the fresh token not due again, however slowly a loaded machine runs.
+  const clock = new FakeClock(new Date().toISOString());
   const open: UpstreamConnection[] = [];
   const needed: string[] = [];
 
@@ -40,7 +44,7 @@ describe('the OAuth provider with two connections to one server', () => {
     protectedServer = await startProtectedServer(authorization);
     home = mkdtempSync(join(tmpdir(), 'coffer-oauth-'));
     definition = remoteDefinition('remote', protectedServer.url);
-    flow = testSignInFlow(home, definition, { refreshSkewMs: SKEW_MS });
+    flow = testSignInFlow(home, definition, { refreshSkewMs: SKEW_MS, clock });
     connector = new SdkUpstreamConnector({
       clientInfo: { name: 'coffer-test', version: '1' },
       authProvider: (server) =>
@@ -76,7 +80,7 @@ describe('the OAuth provider with two connections to one server', () => {
 
   it('refreshes a due token once for two connections calling at the same time', async () => {
     const [first, second] = await Promise.all([connect(), connect()]);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    clock.advance(TTL_S * 1000 - SKEW_MS);
     const before = authorization.counts.refresh;
     const call = (connection: UpstreamConnection | undefined) =>
       connection?.request('tools/call', { name: 'whoami', arguments: {} });

@@ -88,8 +88,9 @@ export async function createCofferHome(): Promise<CofferHome> {
     },
     async cleanup() {
       if (daemonFile() !== undefined) await coffer('stop');
-      // Upstreams get a moment to see their stdin close after the daemon exits.
-      const deadline = Date.now() + 5_000;
+      // Upstreams get a moment to see their stdin close after the daemon exits (seconds, on a
+      // loaded machine).
+      const deadline = Date.now() + 30_000;
       while (processes().length > 0 && Date.now() < deadline) {
         await new Promise((done) => setTimeout(done, 100));
       }
