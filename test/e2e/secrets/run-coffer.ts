@@ -34,10 +34,12 @@ export function runCoffer(
   });
 }
 
-/** Every regular file under `dir`, recursively. */
+/** Every regular file under `dir`, recursively (not the shim's socket, which holds nothing). */
 export function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    const stat = statSync(path);
+    if (stat.isDirectory()) return filesUnder(path);
+    return stat.isFile() ? [path] : [];
   });
 }

@@ -41,10 +41,10 @@ function get(port: number, path: string, headers: Record<string, string> = {}) {
 }
 
 describe('coffer daemon (foreground)', () => {
-  it('writes daemon.json (0600, six fields) in a 0700 home and serves on 127.0.0.1', async () => {
+  it('writes daemon.json (0600, seven fields) in a 0700 home and serves on 127.0.0.1', async () => {
     const { home, block, child, record, port } = await startForeground();
     expect(Object.keys(record).sort()).toEqual(
-      ['binary_path', 'pid', 'port', 'started_at', 'token', 'version'].sort(),
+      ['binary_path', 'pid', 'port', 'socket', 'started_at', 'token', 'version'].sort(),
     );
     expect(record['version']).toBe(1);
     expect(record['pid']).toBe(child.pid);
