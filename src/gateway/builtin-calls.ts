@@ -10,7 +10,7 @@ import {
   type SearchArguments,
 } from './builtin-tools.js';
 import { capabilityKinds } from './capability-kinds.js';
-import type { RoutedRequestOptions } from './request-router.js';
+import type { RoutedRequestOptions } from './upstream-forward.js';
 import type { SessionCatalog } from './session-catalog.js';
 import { ToolIndex, type ToolHit } from './tool-index.js';
 

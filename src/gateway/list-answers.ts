@@ -8,7 +8,7 @@ import type { SerializedResults } from './serialized-results.js';
  * the very same result object while the list is unchanged, so its serialisation is
  * reused (SerializedResults). The catalog hands back the same item objects until a list
  * is reloaded (TTL, list_changed, a preference change), which is what "unchanged" means
- * here. A request with a cursor (from a client that kept one) goes to the router.
+ * here.
  */
 export class ListAnswers {
   private readonly last = new Map<string, { items: JsonObject[]; result: JsonObject }>();
@@ -17,10 +17,6 @@ export class ListAnswers {
     private readonly catalog: ListingCatalog,
     private readonly results: SerializedResults,
   ) {}
-
-  handles(method: string, params: JsonObject | undefined): boolean {
-    return kindByListMethod.has(method) && params?.['cursor'] === undefined;
-  }
 
   async answer(method: string): Promise<JsonObject> {
     const kind = kindByListMethod.get(method);

@@ -1,8 +1,7 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../domain/ports.js';
+import type { RequestId } from './router/method-table.js';
 
-const SEVERITY: readonly LoggingLevel[] = [
+const SEVERITY = [
   'debug',
   'info',
   'notice',
@@ -11,7 +10,12 @@ const SEVERITY: readonly LoggingLevel[] = [
   'critical',
   'alert',
   'emergency',
-];
+] as const;
+
+type LoggingLevel = (typeof SEVERITY)[number];
+
+/** Where relayed log messages go: the session's notifier. */
+export type LogSink = (params: JsonObject, relatedRequestId: RequestId | undefined) => void;
 
 /**
  * Upstream log messages (`notifications/message`). Always written to the upstream's log
@@ -21,30 +25,32 @@ const SEVERITY: readonly LoggingLevel[] = [
  * Coffer answers `logging/setLevel` itself and filters by the level the client chose.
  */
 export class LogRelay {
+  readonly levels: readonly string[] = SEVERITY;
   private level: LoggingLevel = 'debug';
 
   constructor(
-    private readonly downstream: Server,
+    private readonly sink: LogSink,
     private readonly relay: boolean,
-  ) {
-    downstream.setRequestHandler(SetLevelRequestSchema, (request) => {
-      this.level = request.params.level;
-      return {};
-    });
+  ) {}
+
+  /** Returns false for a level MCP does not define. */
+  setLevel(level: unknown): boolean {
+    if (!isLevel(level)) return false;
+    this.level = level;
+    return true;
   }
 
-  forward(params: JsonObject | undefined, relatedRequestId: string | number | undefined): void {
+  forward(params: JsonObject | undefined, relatedRequestId: RequestId | undefined): void {
     if (!this.relay || !this.passes(params?.['level'])) return;
-    void this.downstream
-      .notification(
-        { method: 'notifications/message', params: params ?? {} },
-        relatedRequestId === undefined ? {} : { relatedRequestId },
-      )
-      .catch(() => undefined);
+    this.sink(params ?? {}, relatedRequestId);
   }
 
   private passes(level: unknown): boolean {
-    const at = SEVERITY.indexOf(level as LoggingLevel);
-    return at < 0 || at >= SEVERITY.indexOf(this.level);
+    if (!isLevel(level)) return true;
+    return SEVERITY.indexOf(level) >= SEVERITY.indexOf(this.level);
   }
+}
+
+function isLevel(value: unknown): value is LoggingLevel {
+  return SEVERITY.includes(value as LoggingLevel);
 }

@@ -1,26 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
-import { relayValidator } from '../domain/relay-validator.js';
+import type { JsonObject } from '../domain/ports.js';
 import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
 import { BuiltinCalls } from './builtin-calls.js';
+import { CallAudit, type Caller } from './call-audit.js';
+import { CapabilityRoutes } from './capability-routes.js';
 import type { GatewayContext } from './gateway-context.js';
-import { toolSurface } from './lean-mode.js';
-import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { InflightRequests } from './inflight-requests.js';
 import { JsonFirstTransport } from './json-first-transport.js';
+import { toolSurface } from './lean-mode.js';
 import { ListAnswers } from './list-answers.js';
-import { SerializedResults } from './serialized-results.js';
 import { LogRelay } from './log-relay.js';
-import { RequestRouter } from './request-router.js';
-import { toJsonRpcError } from './rpc-error-mapping.js';
+import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
+import { DownstreamNotifier } from './router/downstream-notifier.js';
+import { DownstreamRequests } from './router/downstream-requests.js';
+import { ClientHello } from './router/handlers/initialize.js';
+import { MessageRouter, type SendToClient } from './router/message-router.js';
+import { sessionMethods } from './router/session-methods.js';
+import { SerializedResults } from './serialized-results.js';
 import { SessionActivity } from './session-activity.js';
 import { SessionCatalog } from './session-catalog.js';
+import { TargetRelay } from './target-relay.js';
+import { UpstreamForward } from './upstream-forward.js';
 import { UpstreamPool } from './upstream-pool.js';
-import { createUpstreamPeer } from './upstream-peer.js';
+import { createUpstreamPeer, type DownstreamClient } from './upstream-peer.js';
 
 /** Which upstreams a session serves: all enabled ones, or one under its own names. */
 export type SessionScope =
@@ -32,7 +36,7 @@ const LIST_CHANGED = [
   'notifications/resources/list_changed',
 ];
 
-const aggregatedCapabilities: ServerCapabilities = {
+const aggregatedCapabilities: JsonObject = {
   tools: { listChanged: true },
   prompts: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
@@ -63,51 +67,60 @@ export interface SessionOptions {
 }
 
 /**
- * One downstream MCP session (ADR-005): its own SDK Server and transport, its own lazy
+ * One downstream MCP session (ADR-005): its transport, its message router, its own lazy
  * connection to each upstream, its own cache. Nothing is shared with other sessions,
  * so progress, sampling and roots can only reach the client that caused them.
  */
 export class Session {
   readonly transport: Transport;
-  readonly server: Server;
   readonly pool: UpstreamPool;
   /** What the client did lately: the session reaper closes vanished and idle sessions. */
   readonly activity: SessionActivity;
+  readonly scope: SessionScope;
   private readonly catalog: SessionCatalog;
-  private readonly router: RequestRouter;
-  private readonly lists: ListAnswers;
-  /** Coffer's own tools; the single-server endpoint mirrors its upstream and has none. */
-  private readonly builtins: BuiltinCalls | undefined;
+  private readonly router: MessageRouter;
+  private readonly notifier: DownstreamNotifier;
+  private readonly outbound: DownstreamRequests;
+  private readonly hello = new ClientHello();
   private readonly inflight = new InflightRequests();
-  private readonly logs: LogRelay;
+  private readonly context: GatewayContext;
+  private capabilities: JsonObject;
   private closed = false;
 
-  readonly scope: SessionScope;
-  private readonly context: GatewayContext;
-
   constructor(options: SessionOptions) {
-    const { scope, context, clientCapabilities } = options;
+    const { scope, context } = options;
     this.scope = scope;
     this.context = context;
     this.activity = new SessionActivity(() => context.clock.now().getTime());
+    this.capabilities = scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities;
     const namespace: Namespace =
       scope.kind === 'single' ? passthroughNamespace(scope.server) : aggregatedNamespace;
-    this.server = new Server(context.serverInfo, {
-      capabilities: scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities,
-      debouncedNotificationMethods: LIST_CHANGED,
-      jsonSchemaValidator: relayValidator,
-    });
-    this.logs = new LogRelay(this.server, scope.kind === 'single');
+    const send: SendToClient = (message, related) =>
+      this.transport.send(
+        message,
+        related === undefined ? undefined : { relatedRequestId: related },
+      );
+    this.outbound = new DownstreamRequests(send);
+    this.notifier = new DownstreamNotifier(send, new Set(LIST_CHANGED));
+    const logs = new LogRelay(
+      (params, related) => this.notifier.notify('notifications/message', params, related),
+      scope.kind === 'single',
+    );
+    const client: DownstreamClient = {
+      requests: this.outbound,
+      notifier: this.notifier,
+      capabilities: () => this.hello.capabilities ?? options.clientCapabilities,
+    };
     this.pool = new UpstreamPool(
       context.connector,
       (name) => ({
-        clientCapabilities,
+        clientCapabilities: options.clientCapabilities,
         sessionId: this.transport.sessionId ?? null,
-        peer: createUpstreamPeer(name, this.server, namespace, {
+        peer: createUpstreamPeer(name, client, namespace, {
           invalidate: (server) => this.catalog.invalidate(server),
           log: (server, params) => {
             context.upstreamLog(server, params);
-            this.logs.forward(params, this.inflight.latest(server));
+            logs.forward(params, this.inflight.latest(server));
           },
           relatedRequest: (server) => this.inflight.latest(server),
         }),
@@ -119,6 +132,7 @@ export class Session {
       },
       context.processSlots,
     );
+    const only = scope.kind === 'single' ? scope.server : undefined;
     this.catalog = new SessionCatalog({
       pool: this.pool,
       preferences: context.preferences,
@@ -128,66 +142,60 @@ export class Session {
       namespace,
       clock: context.clock,
       ttlMs: context.listTtlMs,
-      servers: () => context.enabledServers(scope.kind === 'single' ? scope.server : undefined),
+      servers: () => context.enabledServers(only),
     });
     const listing =
       scope.kind === 'single'
         ? this.catalog
         : toolSurface(this.catalog, options.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
-    const results = new SerializedResults();
-    this.lists = new ListAnswers(listing, results);
-    this.router = new RequestRouter({
-      inflight: this.inflight,
-      activity: context.activity,
-      clock: context.clock,
-      caller: () => {
-        const client = this.server.getClientVersion();
-        return {
-          session_id: this.transport.sessionId ?? null,
-          client_name: client?.name ?? null,
-          client_version: client?.version ?? null,
-        };
-      },
-      catalog: listing,
-      pool: this.pool,
-      preferences: context.preferences,
+    const relay = new TargetRelay({
+      routes: new CapabilityRoutes({
+        catalog: listing,
+        preferences: context.preferences,
+        namespace,
+        serves: async (name) =>
+          (only === undefined || only === name) && (await context.enabledServers(name)).length > 0,
+      }),
+      upstream: new UpstreamForward(this.pool, this.inflight),
+      audit: new CallAudit(context.activity, context.clock, () => this.caller()),
       namespace,
     });
-    this.builtins =
+    const builtins =
       scope.kind === 'single'
         ? undefined
         : new BuiltinCalls({
             catalog: this.catalog,
-            callTool: (params, routed) => this.router.handle('tools/call', params, routed),
+            callTool: (params, routed) =>
+              relay.relay('tools/call', { type: 'tool', field: 'name' }, params, routed),
           });
+    const results = new SerializedResults();
+    this.router = new MessageRouter({
+      methods: sessionMethods({
+        initialize: {
+          hello: this.hello,
+          serverInfo: context.serverInfo,
+          capabilities: () => this.capabilities,
+        },
+        lists: new ListAnswers(listing, results),
+        catalog: listing,
+        relay,
+        ...(builtins === undefined ? {} : { builtins }),
+        logs,
+        pool: this.pool,
+      }),
+      send,
+      outbound: this.outbound,
+      onCancelled: (id) => {
+        if (this.transport instanceof JsonFirstTransport) this.transport.forget(id);
+      },
+      onFailure: (method, error) => context.logFailure(method, error),
+      around: (run) => runWithTrace(newTraceContext({ sessionId: this.id }), run),
+    });
     this.transport = options.transport({ initialized: () => options.onInitialized(this), results });
+    this.transport.onmessage = (message) => this.router.receive(message);
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
     };
-    // The client's roots changed: every upstream of this session may have asked for them.
-    this.server.fallbackNotificationHandler = async (notification) => {
-      if (notification.method !== 'notifications/roots/list_changed') return;
-      for (const connection of await this.pool.live()) {
-        await connection.notify(notification.method, undefined).catch(() => undefined);
-      }
-    };
-    this.server.fallbackRequestHandler = (request, extra) => {
-      // A cancelled request gets no answer (the SDK sends none, as the spec asks), but the
-      // POST that carried it must not wait for one. (In a batch, the cancel can be handled
-      // before this handler runs.)
-      if (extra.signal.aborted) this.cancelled(extra.requestId);
-      else
-        extra.signal.addEventListener('abort', () => this.cancelled(extra.requestId), {
-          once: true,
-        });
-      return runWithTrace(newTraceContext({ sessionId: this.id }), () =>
-        this.answer(request.method, request.params as JsonObject | undefined, extra),
-      );
-    };
-  }
-
-  private cancelled(id: string | number): void {
-    if (this.transport instanceof JsonFirstTransport) this.transport.forget(id);
   }
 
   get id(): string {
@@ -195,18 +203,18 @@ export class Session {
   }
 
   /**
-   * Connects the SDK server to its transport. A single-server session first connects
-   * its upstream so it can declare exactly what that upstream offers.
+   * Starts the transport. A single-server session first connects its upstream so it can
+   * declare exactly what that upstream offers.
    */
   async start(): Promise<void> {
     if (this.scope.kind === 'single') {
       const [definition] = await this.context.enabledServers(this.scope.server);
       if (definition !== undefined) {
         const upstream = await this.pool.get(definition);
-        this.server.registerCapabilities(mirroredCapabilities(upstream.serverCapabilities));
+        this.capabilities = { logging: {}, ...mirroredCapabilities(upstream.serverCapabilities) };
       }
     }
-    await this.server.connect(this.transport);
+    await this.transport.start();
   }
 
   /** Whether HTTP requests may reach this session (a socket session is its connection's alone). */
@@ -225,8 +233,7 @@ export class Session {
   /** Capabilities of `server` changed (a preference, a refresh): relist and tell the client. */
   capabilitiesChanged(server?: string): void {
     this.catalog.invalidate(server);
-    for (const method of LIST_CHANGED)
-      void this.server.notification({ method }).catch(() => undefined);
+    for (const method of LIST_CHANGED) this.notifier.notify(method);
   }
 
   /** A server was removed, disabled or redefined: its connection must not be reused. */
@@ -238,47 +245,23 @@ export class Session {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.router.close();
+    this.outbound.closeAll();
     await this.pool.closeAll();
-    await this.server.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
   }
 
-  private async answer(
-    method: string,
-    params: JsonObject | undefined,
-    extra: { signal: AbortSignal; requestId: string | number },
-  ): Promise<JsonObject> {
-    if (!this.router.handles(method))
-      throw new UpstreamRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    const token = (params?.['_meta'] as JsonObject | undefined)?.['progressToken'];
-    const onProgress =
-      token === undefined
-        ? undefined
-        : (progress: JsonObject) =>
-            void this.server
-              .notification(
-                { method: 'notifications/progress', params: { ...progress, progressToken: token } },
-                { relatedRequestId: extra.requestId },
-              )
-              .catch(() => undefined);
-    const options = {
-      signal: extra.signal,
-      requestId: extra.requestId,
-      ...(onProgress === undefined ? {} : { onProgress }),
+  private caller(): Caller {
+    return {
+      session_id: this.transport.sessionId ?? null,
+      client_name: this.hello.info?.name ?? null,
+      client_version: this.hello.info?.version ?? null,
     };
-    try {
-      if (this.lists.handles(method, params)) return await this.lists.answer(method);
-      return this.builtins?.handles(method, params) === true
-        ? await this.builtins.call(params ?? {}, options)
-        : await this.router.handle(method, params, options);
-    } catch (error) {
-      this.context.logFailure(method, error);
-      throw toJsonRpcError(error);
-    }
   }
 }
 
 /** What a single-server session declares: the upstream's own capabilities, minus tasks. */
-function mirroredCapabilities(upstream: JsonObject): ServerCapabilities {
+function mirroredCapabilities(upstream: JsonObject): JsonObject {
   const mirrored: JsonObject = {};
   for (const name of ['tools', 'prompts', 'resources', 'completions']) {
     if (upstream[name] !== undefined) mirrored[name] = upstream[name];

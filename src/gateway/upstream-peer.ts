@@ -1,11 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import type { JsonObject, UpstreamPeer } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import type { Namespace } from './namespace.js';
-
-const looseResult = z.looseObject({});
+import type { DownstreamNotifier } from './router/downstream-notifier.js';
+import type { DownstreamRequests } from './router/downstream-requests.js';
+import type { RequestId } from './router/method-table.js';
 
 /** Server→client requests and the client capability each needs. */
 const requiredCapability: Readonly<Record<string, string>> = {
@@ -20,13 +18,21 @@ const listChanged = new Set([
   'notifications/resources/list_changed',
 ]);
 
+/** The client of one session, as its upstreams reach it. */
+export interface DownstreamClient {
+  readonly requests: DownstreamRequests;
+  readonly notifier: DownstreamNotifier;
+  /** What the client declared at initialize. */
+  readonly capabilities: () => JsonObject | undefined;
+}
+
 export interface PeerHooks {
   /** An upstream's list changed: drop what the session cached of it. */
   readonly invalidate: (server: string) => void;
   /** `notifications/message` goes to the upstream's log file, not to the client. */
   readonly log: (server: string, params: JsonObject | undefined) => void;
   /** The downstream request a question from this upstream most likely belongs to. */
-  readonly relatedRequest: (server: string) => string | number | undefined;
+  readonly relatedRequest: (server: string) => RequestId | undefined;
 }
 
 /**
@@ -36,22 +42,19 @@ export interface PeerHooks {
  */
 export function createUpstreamPeer(
   server: string,
-  downstream: Server,
+  client: DownstreamClient,
   namespace: Namespace,
   hooks: PeerHooks,
 ): UpstreamPeer {
   return {
     async request(method, params, signal) {
       const capability = requiredCapability[method];
-      const declared = downstream.getClientCapabilities() as JsonObject | undefined;
-      if (capability === undefined || declared?.[capability] === undefined) {
-        throw new UpstreamRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      if (capability === undefined || client.capabilities()?.[capability] === undefined) {
+        throw new UpstreamRpcError(-32601, `Method not found: ${method}`);
       }
-      const request = params === undefined ? { method } : { method, params };
       const relatedRequestId = hooks.relatedRequest(server);
-      return downstream.request(request, looseResult, {
+      return client.requests.request(method, params, {
         signal,
-        timeout: 2 ** 31 - 1,
         ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
       });
     },
@@ -62,9 +65,7 @@ export function createUpstreamPeer(
         method === 'notifications/resources/updated' && typeof params?.['uri'] === 'string'
           ? { ...params, uri: namespace.expose(server, 'resource', params['uri']) }
           : params;
-      void downstream
-        .notification(relayed === undefined ? { method } : { method, params: relayed })
-        .catch(() => undefined);
+      client.notifier.notify(method, relayed);
     },
   };
 }

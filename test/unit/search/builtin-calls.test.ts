@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/domain/ports.js';
 import { BuiltinCalls } from '../../../src/gateway/builtin-calls.js';
-import type { RoutedRequestOptions } from '../../../src/gateway/request-router.js';
+import type { RoutedRequestOptions } from '../../../src/gateway/upstream-forward.js';
 import type { ServerItems } from '../../../src/gateway/session-catalog.js';
 
 const echo = {

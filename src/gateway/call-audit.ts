@@ -1,0 +1,66 @@
+import type { CapabilityType } from '../domain/capability.js';
+import { CofferError } from '../domain/errors.js';
+import { UpstreamRpcError, type ActivitySink, type Clock } from '../domain/ports.js';
+import { currentTrace } from '../observability/trace-context.js';
+
+/** Who is calling, for the activity log. */
+export interface Caller {
+  readonly session_id: string | null;
+  readonly client_name: string | null;
+  readonly client_version: string | null;
+}
+
+/** What one audited request was aimed at; the server is null only when nobody could tell. */
+export interface AuditTarget {
+  readonly server: string | null;
+  readonly key: string;
+}
+
+const AUDITED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * The activity row of one call, get or read, refused ones included: a refused call names
+ * the server it was meant for whenever the name says it (issue 21), so the activity page
+ * answers "what did my agent try on this server". Lists and subscriptions are not rows.
+ */
+export class CallAudit {
+  constructor(
+    private readonly activity: ActivitySink,
+    private readonly clock: Clock,
+    private readonly caller: () => Caller,
+  ) {}
+
+  started(): number {
+    return this.clock.now().getTime();
+  }
+
+  record(
+    method: string,
+    type: CapabilityType,
+    target: AuditTarget,
+    started: number,
+    error: unknown,
+  ): void {
+    if (!AUDITED.has(method)) return;
+    const now = this.clock.now();
+    this.activity.record({
+      at: now.toISOString(),
+      trace_id: currentTrace()?.traceId ?? null,
+      ...this.caller(),
+      server: target.server,
+      capability_type: type,
+      capability_key: target.key,
+      action: method,
+      duration_ms: now.getTime() - started,
+      outcome: error === undefined ? 'ok' : 'error',
+      error_code: error === undefined ? null : errorCodeOf(error),
+    });
+  }
+}
+
+/** The activity log's error code: Coffer's own, or the upstream's JSON-RPC code. */
+function errorCodeOf(error: unknown): string {
+  if (error instanceof CofferError) return error.code;
+  if (error instanceof UpstreamRpcError) return `RPC_${error.code}`;
+  return 'INTERNAL';
+}

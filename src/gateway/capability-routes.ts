@@ -1,0 +1,66 @@
+import type { CapabilityType } from '../domain/capability.js';
+import { disabledCode, toggleFlag } from '../domain/capability.js';
+import { CofferError } from '../domain/errors.js';
+import type { PreferenceRepository } from '../domain/ports.js';
+import type { ListingCatalog } from './lean-mode.js';
+import type { Namespace } from './namespace.js';
+import type { Route } from './session-catalog.js';
+
+export interface CapabilityRoutesDeps {
+  readonly catalog: ListingCatalog;
+  readonly preferences: PreferenceRepository;
+  readonly namespace: Namespace;
+  /** Whether `name` is a server this session serves (to name it on a refusal). */
+  readonly serves: (name: string) => Promise<boolean>;
+}
+
+/**
+ * From an exposed name or URI to the upstream that owns it, with the user's preference
+ * checked on the way: the call path is the boundary, not the list. Refusals carry the
+ * server in `data.server` when it is known, for the client and the activity row.
+ */
+export class CapabilityRoutes {
+  constructor(private readonly deps: CapabilityRoutesDeps) {}
+
+  async route(type: CapabilityType, exposed: string): Promise<Route> {
+    const found = await this.deps.catalog.resolve(type, exposed);
+    if (found === undefined) throw await this.notFound(type, exposed);
+    const enabled =
+      found.enabled ?? (await this.deps.preferences.isEnabled(found.server.name, type, found.key));
+    if (enabled === false) {
+      throw new CofferError(
+        disabledCode[type],
+        `${capitalised(label(type))} "${exposed}" is disabled`,
+        {
+          hint: `enable it with \`coffer mcp enable ${found.server.name} ${toggleFlag[type]} ${found.key}\``,
+          data: { server: found.server.name },
+        },
+      );
+    }
+    return found;
+  }
+
+  /** A completion ref/resource names a template, or else a plain resource. */
+  async routeTemplate(exposed: string): Promise<Route> {
+    const found = await this.deps.catalog.resolve('resource_template', exposed);
+    return found ?? this.route('resource', exposed);
+  }
+
+  private async notFound(type: CapabilityType, exposed: string): Promise<CofferError> {
+    const parsed = this.deps.namespace.parse(type, exposed);
+    const server =
+      parsed !== undefined && (await this.deps.serves(parsed.server)) ? parsed.server : undefined;
+    return new CofferError('CAPABILITY_NOT_FOUND', `Unknown ${label(type)} "${exposed}"`, {
+      hint: 'list them again: the upstream may have changed, be disabled or be unreachable',
+      ...(server === undefined ? {} : { data: { server } }),
+    });
+  }
+}
+
+function label(type: CapabilityType): string {
+  return type === 'resource_template' ? 'resource template' : type;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

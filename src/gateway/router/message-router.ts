@@ -1,0 +1,117 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '../../domain/ports.js';
+import { toJsonRpcError } from '../rpc-error-mapping.js';
+import type { DownstreamRequests } from './downstream-requests.js';
+import type { MethodTable, RequestContext, RequestId } from './method-table.js';
+
+/** Sends one message to the client; `relatedRequestId` picks the HTTP stream it rides on. */
+export type SendToClient = (message: JSONRPCMessage, relatedRequestId?: RequestId) => Promise<void>;
+
+export interface MessageRouterOptions {
+  readonly methods: MethodTable;
+  readonly send: SendToClient;
+  /** Coffer's own requests to the client (sampling, elicitation, roots): their answers. */
+  readonly outbound: DownstreamRequests;
+  /** The client cancelled `id`: it gets no answer, so its HTTP exchange stops waiting. */
+  readonly onCancelled?: (id: RequestId) => void;
+  /** A request failed: for the daemon log (the client gets the mapped error). */
+  readonly onFailure?: (method: string, error: unknown) => void;
+  /** Wraps each request's handling (the trace context). */
+  readonly around?: <T>(run: () => T) => T;
+}
+
+/**
+ * Every JSON-RPC message of one downstream session goes through here: requests to their
+ * handler in the method table, notifications to theirs, answers to Coffer's own requests
+ * to their waiter. Cancellation and progress are the router's, so no handler repeats them:
+ * a cancelled request is aborted and never answered, as the spec asks.
+ */
+export class MessageRouter {
+  private readonly running = new Map<RequestId, AbortController>();
+  private closed = false;
+
+  constructor(private readonly options: MessageRouterOptions) {}
+
+  receive(message: JSONRPCMessage): void {
+    if (this.closed) return;
+    if (!('method' in message)) return this.options.outbound.settle(message);
+    const params = 'params' in message ? (message.params as JsonObject | undefined) : undefined;
+    if ('id' in message) return this.request(message.id, message.method, params);
+    if (message.method === 'notifications/cancelled') return this.cancel(params);
+    this.options.methods.notifications.get(message.method)?.(params);
+  }
+
+  /** The session ended: every running request is aborted and none is answered. */
+  close(): void {
+    this.closed = true;
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
+  }
+
+  private request(id: RequestId, method: string, params: JsonObject | undefined): void {
+    const handler = this.options.methods.requests.get(method);
+    if (handler === undefined) {
+      return this.deliver({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32601, message: `Method not found: ${method}` },
+      });
+    }
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    const context = this.contextFor(id, params, controller.signal);
+    const around = this.options.around ?? ((run) => run());
+    void around(async () => {
+      try {
+        const result = await handler(params, context);
+        if (!controller.signal.aborted) this.deliver({ jsonrpc: '2.0', id, result });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        this.options.onFailure?.(method, error);
+        const { code, message, data } = toJsonRpcError(error);
+        const body = data === undefined ? { code, message } : { code, message, data };
+        this.deliver({ jsonrpc: '2.0', id, error: body });
+      } finally {
+        if (this.running.get(id) === controller) this.running.delete(id);
+      }
+    });
+  }
+
+  /** A client that went away cannot be told anything: a failed send is dropped. */
+  private deliver(message: JSONRPCMessage, relatedRequestId?: RequestId): void {
+    void this.options.send(message, relatedRequestId).catch(() => undefined);
+  }
+
+  private contextFor(
+    id: RequestId,
+    params: JsonObject | undefined,
+    signal: AbortSignal,
+  ): RequestContext {
+    const meta = params?.['_meta'];
+    const token =
+      meta !== null && typeof meta === 'object' ? (meta as JsonObject)['progressToken'] : undefined;
+    if (token === undefined) return { id, signal };
+    const onProgress = (progress: JsonObject): void => {
+      if (signal.aborted) return;
+      this.deliver(
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { ...progress, progressToken: token },
+        },
+        id,
+      );
+    };
+    return { id, signal, onProgress };
+  }
+
+  private cancel(params: JsonObject | undefined): void {
+    const id = params?.['requestId'];
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const controller = this.running.get(id);
+    if (controller === undefined) return;
+    this.running.delete(id);
+    controller.abort(params?.['reason']);
+    this.options.onCancelled?.(id);
+  }
+}

@@ -1,0 +1,50 @@
+import type { BuiltinCalls } from '../builtin-calls.js';
+import type { ListingCatalog } from '../lean-mode.js';
+import type { ListAnswers } from '../list-answers.js';
+import type { LogRelay } from '../log-relay.js';
+import type { TargetRelay } from '../target-relay.js';
+import type { UpstreamPool } from '../upstream-pool.js';
+import { completeHandler } from './handlers/complete.js';
+import { initializeHandler, type InitializeParts } from './handlers/initialize.js';
+import { listHandlers } from './handlers/lists.js';
+import { pingHandler } from './handlers/ping.js';
+import { rootsChangedHandler } from './handlers/roots-changed.js';
+import { setLevelHandler } from './handlers/set-level.js';
+import { targetedHandlers } from './handlers/targeted.js';
+import { toolsCallHandler } from './handlers/tools-call.js';
+import { methodTable, type MethodTable } from './method-table.js';
+
+/** What a session's methods are built from. */
+export interface SessionMethodParts {
+  readonly initialize: InitializeParts;
+  readonly lists: ListAnswers;
+  readonly catalog: ListingCatalog;
+  readonly relay: TargetRelay;
+  /** Coffer's own tools: aggregated sessions only. */
+  readonly builtins?: BuiltinCalls;
+  readonly logs: LogRelay;
+  readonly pool: UpstreamPool;
+}
+
+/**
+ * The method table of one downstream session: every request and notification a client
+ * may send, and the one handler (in ./handlers) that answers it. A method missing here
+ * is answered "Method not found" by the router.
+ */
+export function sessionMethods(parts: SessionMethodParts): MethodTable {
+  return methodTable(
+    [
+      ['initialize', initializeHandler(parts.initialize)],
+      ['ping', pingHandler],
+      ['logging/setLevel', setLevelHandler(parts.logs)],
+      ...listHandlers(parts.lists, parts.catalog),
+      ['tools/call', toolsCallHandler(parts.relay, parts.builtins)],
+      ...targetedHandlers(parts.relay),
+      ['completion/complete', completeHandler(parts.relay)],
+    ],
+    [
+      ['notifications/initialized', () => undefined],
+      ['notifications/roots/list_changed', rootsChangedHandler(parts.pool)],
+    ],
+  );
+}

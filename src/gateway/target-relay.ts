@@ -1,0 +1,115 @@
+import type { CapabilityType } from '../domain/capability.js';
+import { CofferError } from '../domain/errors.js';
+import type { JsonObject } from '../domain/ports.js';
+import { currentTrace, traceparent } from '../observability/trace-context.js';
+import type { AuditTarget, CallAudit } from './call-audit.js';
+import type { CapabilityRoutes } from './capability-routes.js';
+import type { Namespace } from './namespace.js';
+import { exposeResultUris } from './result-uris.js';
+import type { RoutedRequestOptions, UpstreamForward } from './upstream-forward.js';
+
+/** What a targeted method names, and in which param. */
+export interface Target {
+  readonly type: CapabilityType;
+  readonly field: 'name' | 'uri';
+}
+
+export interface TargetRelayDeps {
+  readonly routes: CapabilityRoutes;
+  readonly upstream: UpstreamForward;
+  readonly audit: CallAudit;
+  readonly namespace: Namespace;
+}
+
+/**
+ * The relay of a request aimed at one capability (tools/call, prompts/get,
+ * resources/read, subscriptions, completion): find the owner, check the preference,
+ * rename to the upstream's key, forward the params otherwise untouched, expose the URIs
+ * in the result, and write the activity row, refused calls included.
+ */
+export class TargetRelay {
+  constructor(private readonly deps: TargetRelayDeps) {}
+
+  async relay(
+    method: string,
+    target: Target,
+    params: JsonObject | undefined,
+    options: RoutedRequestOptions,
+  ): Promise<JsonObject> {
+    const exposed = params?.[target.field];
+    if (typeof exposed !== 'string')
+      throw new CofferError('INVALID_INPUT', `${method} needs a string "${target.field}"`);
+    const started = this.deps.audit.started();
+    let audited: AuditTarget = { server: null, key: exposed };
+    try {
+      const route = await this.deps.routes.route(target.type, exposed);
+      audited = { server: route.server.name, key: route.key };
+      const renamed = withTraceparent({ ...params, [target.field]: route.key });
+      const result = await this.deps.upstream.forward(route.server, method, renamed, options);
+      this.deps.audit.record(method, target.type, audited, started, undefined);
+      return method === 'resources/read'
+        ? this.exposeContents(result, route.server.name)
+        : exposeResultUris(result, route.server.name, this.deps.namespace);
+    } catch (error) {
+      this.deps.audit.record(method, target.type, refusedAt(audited, error), started, error);
+      throw error;
+    }
+  }
+
+  /** completion/complete: the ref names a prompt, or a resource template (or resource). */
+  async complete(
+    params: JsonObject | undefined,
+    options: RoutedRequestOptions,
+  ): Promise<JsonObject> {
+    const ref = params?.['ref'];
+    if (ref === null || typeof ref !== 'object')
+      throw new CofferError('INVALID_INPUT', 'completion/complete needs a "ref"');
+    const refObject = ref as JsonObject;
+    const isPrompt = refObject['type'] === 'ref/prompt';
+    const field = isPrompt ? 'name' : 'uri';
+    const exposed = refObject[field];
+    if (typeof exposed !== 'string')
+      throw new CofferError('INVALID_INPUT', `completion ref needs a string "${field}"`);
+    const route = isPrompt
+      ? await this.deps.routes.route('prompt', exposed)
+      : await this.deps.routes.routeTemplate(exposed);
+    return this.deps.upstream.forward(
+      route.server,
+      'completion/complete',
+      { ...params, ref: { ...refObject, [field]: route.key } },
+      options,
+    );
+  }
+
+  private exposeContents(result: JsonObject, server: string): JsonObject {
+    const contents = result['contents'];
+    if (!Array.isArray(contents)) return result;
+    const { namespace } = this.deps;
+    return {
+      ...result,
+      contents: contents.map((item: unknown) => {
+        const uri =
+          item !== null && typeof item === 'object' ? (item as JsonObject)['uri'] : undefined;
+        return typeof uri === 'string'
+          ? { ...(item as JsonObject), uri: namespace.expose(server, 'resource', uri) }
+          : item;
+      }),
+    };
+  }
+}
+
+/** A refusal before routing still names the server when the error knows it. */
+function refusedAt(audited: AuditTarget, error: unknown): AuditTarget {
+  if (audited.server !== null || !(error instanceof CofferError)) return audited;
+  const server = error.data?.['server'];
+  return typeof server === 'string' ? { ...audited, server } : audited;
+}
+
+/** W3C trace context travels to the upstream in `_meta.traceparent`. */
+function withTraceparent(params: JsonObject): JsonObject {
+  const trace = currentTrace();
+  if (trace === undefined) return params;
+  const meta = params['_meta'];
+  const base = meta !== null && typeof meta === 'object' ? (meta as JsonObject) : {};
+  return { ...params, _meta: { ...base, traceparent: traceparent(trace) } };
+}
