@@ -1,18 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonObject } from '../domain/ports.js';
-import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
-import { BuiltinCalls } from './builtin-calls.js';
-import { CallAudit, type Caller } from './call-audit.js';
-import { CapabilityRoutes } from './capability-routes.js';
 import type { GatewayContext } from './gateway-context.js';
-import { InflightRequests } from './inflight-requests.js';
 import { JsonFirstTransport } from './json-first-transport.js';
-import { toolSurface } from './lean-mode.js';
 import { ListAnswers } from './list-answers.js';
-import { LogRelay } from './log-relay.js';
-import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
 import { DownstreamRequests } from './router/downstream-requests.js';
 import { ClientHello } from './router/handlers/initialize.js';
@@ -20,11 +12,11 @@ import { MessageRouter, type SendToClient } from './router/message-router.js';
 import { sessionMethods } from './router/session-methods.js';
 import { SerializedResults } from './serialized-results.js';
 import { SessionActivity } from './session-activity.js';
-import { SessionCatalog } from './session-catalog.js';
-import { TargetRelay } from './target-relay.js';
-import { UpstreamForward } from './upstream-forward.js';
-import { UpstreamPool } from './upstream-pool.js';
-import { createUpstreamPeer, type DownstreamClient } from './upstream-peer.js';
+import { createSessionParts } from './session-parts.js';
+import type { Caller } from './call-audit.js';
+import type { ToolsMode } from '../domain/tools-mode.js';
+import type { SessionCatalog } from './session-catalog.js';
+import type { UpstreamPool } from './upstream-pool.js';
 
 /** Which upstreams a session serves: all enabled ones, or one under its own names. */
 export type SessionScope =
@@ -82,7 +74,6 @@ export class Session {
   private readonly notifier: DownstreamNotifier;
   private readonly outbound: DownstreamRequests;
   private readonly hello = new ClientHello();
-  private readonly inflight = new InflightRequests();
   private readonly context: GatewayContext;
   private capabilities: JsonObject;
   private closed = false;
@@ -93,8 +84,6 @@ export class Session {
     this.context = context;
     this.activity = new SessionActivity(() => context.clock.now().getTime());
     this.capabilities = scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities;
-    const namespace: Namespace =
-      scope.kind === 'single' ? passthroughNamespace(scope.server) : aggregatedNamespace;
     const send: SendToClient = (message, related) =>
       this.transport.send(
         message,
@@ -102,72 +91,22 @@ export class Session {
       );
     this.outbound = new DownstreamRequests(send);
     this.notifier = new DownstreamNotifier(send, new Set(LIST_CHANGED));
-    const logs = new LogRelay(
-      (params, related) => this.notifier.notify('notifications/message', params, related),
-      scope.kind === 'single',
-    );
-    const client: DownstreamClient = {
-      requests: this.outbound,
-      notifier: this.notifier,
-      capabilities: () => this.hello.capabilities ?? options.clientCapabilities,
-    };
-    this.pool = new UpstreamPool(
-      context.connector,
-      (name) => ({
-        clientCapabilities: options.clientCapabilities,
-        sessionId: this.transport.sessionId ?? null,
-        peer: createUpstreamPeer(name, client, namespace, {
-          invalidate: (server) => this.catalog.invalidate(server),
-          log: (server, params) => {
-            context.upstreamLog(server, params);
-            logs.forward(params, this.inflight.latest(server));
-          },
-          relatedRequest: (server) => this.inflight.latest(server),
-        }),
-      }),
-      {
-        connected: (name) => context.states.connected(name),
-        disconnected: (name, crashed) => context.states.disconnected(name, crashed),
-        backoffMs: (name) => context.states.backoffMs(name),
+    const parts = createSessionParts({
+      context,
+      scope,
+      toolsMode: options.toolsMode,
+      clientCapabilities: options.clientCapabilities,
+      client: {
+        requests: this.outbound,
+        notifier: this.notifier,
+        capabilities: () => this.hello.capabilities ?? options.clientCapabilities,
       },
-      context.processSlots,
-    );
-    const only = scope.kind === 'single' ? scope.server : undefined;
-    this.catalog = new SessionCatalog({
-      pool: this.pool,
-      preferences: context.preferences,
-      states: context.states,
-      listTimeoutMs: context.listTimeoutMs,
-      onLateList: (server) => this.capabilitiesChanged(server),
-      namespace,
-      clock: context.clock,
-      ttlMs: context.listTtlMs,
-      servers: () => context.enabledServers(only),
+      sessionId: () => this.transport.sessionId ?? null,
+      caller: () => this.caller(),
+      capabilitiesChanged: (server) => this.capabilitiesChanged(server),
     });
-    const listing =
-      scope.kind === 'single'
-        ? this.catalog
-        : toolSurface(this.catalog, options.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
-    const relay = new TargetRelay({
-      routes: new CapabilityRoutes({
-        catalog: listing,
-        preferences: context.preferences,
-        namespace,
-        serves: async (name) =>
-          (only === undefined || only === name) && (await context.enabledServers(name)).length > 0,
-      }),
-      upstream: new UpstreamForward(this.pool, this.inflight),
-      audit: new CallAudit(context.activity, context.clock, () => this.caller()),
-      namespace,
-    });
-    const builtins =
-      scope.kind === 'single'
-        ? undefined
-        : new BuiltinCalls({
-            catalog: this.catalog,
-            callTool: (params, routed) =>
-              relay.relay('tools/call', { type: 'tool', field: 'name' }, params, routed),
-          });
+    this.pool = parts.pool;
+    this.catalog = parts.catalog;
     const results = new SerializedResults();
     this.router = new MessageRouter({
       methods: sessionMethods({
@@ -176,11 +115,11 @@ export class Session {
           serverInfo: context.serverInfo,
           capabilities: () => this.capabilities,
         },
-        lists: new ListAnswers(listing, results),
-        catalog: listing,
-        relay,
-        ...(builtins === undefined ? {} : { builtins }),
-        logs,
+        lists: new ListAnswers(parts.listing, results),
+        catalog: parts.listing,
+        relay: parts.relay,
+        ...(parts.builtins === undefined ? {} : { builtins: parts.builtins }),
+        logs: parts.logs,
         pool: this.pool,
       }),
       send,

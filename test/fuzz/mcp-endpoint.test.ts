@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../support/running-daemon.js';
-import { upstreamLogCount } from '../support/upstream-log.js';
+import { upstreamLog, upstreamLogCount } from '../support/upstream-log.js';
 import { expectMcpAnswer, rpcMessages } from './support/answer-shapes.js';
 import {
   expectDaemonServing,
@@ -169,7 +169,8 @@ describe('fuzzing POST /mcp and /servers/<name>/mcp', () => {
     expect(cancelled.status).toBe(202);
     const ended = await hanging;
     expect(ended.status, 'cancelled hang').toBe(200);
-    expect(rpcMessages(ended)).toEqual([]);
+    // Seen once under full-suite load: the upstream closed before the cancel; its log says why.
+    expect(rpcMessages(ended), upstreamLog(daemon.home, 'fx').slice(-3000)).toEqual([]);
     await expectSessionAlive(daemon, '/mcp', session);
     await closeSession(daemon, '/mcp', session);
   });

@@ -76,16 +76,22 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
     expect(row?.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
-  it('a failing call is recorded with its error code', async () => {
+  it('a refused call is recorded with its error code and the server it was meant for', async () => {
     const disabled = await runCoffer(daemon.env, ['mcp', 'disable', 'fx', '--tool', 'echo']);
     expect(disabled.code, disabled.stderr).toBe(0);
     await expect(call(client, 'fx__echo')).rejects.toThrow(/disabled/);
     await expect(call(client, 'fx__missing')).rejects.toThrow(/Unknown tool/);
     await expect
       .poll(async () =>
-        (await activityJson(daemon, '--outcome', 'error')).map((row) => row.error_code),
+        (await activityJson(daemon, '--outcome', 'error')).map((row) => [
+          row.error_code,
+          row.server,
+        ]),
       )
-      .toEqual(['CAPABILITY_NOT_FOUND', 'TOOL_DISABLED']);
+      .toEqual([
+        ['CAPABILITY_NOT_FOUND', 'fx'],
+        ['TOOL_DISABLED', 'fx'],
+      ]);
     const admin = await activityJson(daemon, '--limit', '1000');
     expect(
       admin.some(

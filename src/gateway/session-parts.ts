@@ -1,0 +1,122 @@
+import type { JsonObject } from '../domain/ports.js';
+import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
+import { BuiltinCalls } from './builtin-calls.js';
+import { CallAudit, type Caller } from './call-audit.js';
+import { CapabilityRoutes } from './capability-routes.js';
+import type { GatewayContext } from './gateway-context.js';
+import { InflightRequests } from './inflight-requests.js';
+import { toolSurface, type ListingCatalog } from './lean-mode.js';
+import { LogRelay } from './log-relay.js';
+import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
+import { SessionCatalog } from './session-catalog.js';
+import type { SessionScope } from './session.js';
+import { TargetRelay } from './target-relay.js';
+import { UpstreamForward } from './upstream-forward.js';
+import { UpstreamPool } from './upstream-pool.js';
+import { createUpstreamPeer, type DownstreamClient } from './upstream-peer.js';
+
+/** What the parts need of the session that owns them. */
+export interface SessionHooks {
+  readonly context: GatewayContext;
+  readonly scope: SessionScope;
+  readonly toolsMode: ToolsMode | undefined;
+  /** What the client declared: only these are declared upstream. */
+  readonly clientCapabilities: JsonObject;
+  readonly client: DownstreamClient;
+  readonly sessionId: () => string | null;
+  readonly caller: () => Caller;
+  /** An upstream's list arrived late or changed: relist and tell the client. */
+  readonly capabilitiesChanged: (server: string) => void;
+}
+
+/** The upstream side of one session: its connections, lists, routes and relay. */
+export interface SessionParts {
+  readonly pool: UpstreamPool;
+  readonly catalog: SessionCatalog;
+  /** What the client lists: the catalog, with Coffer's tools on the aggregated endpoint. */
+  readonly listing: ListingCatalog;
+  readonly relay: TargetRelay;
+  readonly builtins: BuiltinCalls | undefined;
+  readonly logs: LogRelay;
+}
+
+/** Wires the parts of one session; each is its own file and its own test. */
+export function createSessionParts(hooks: SessionHooks): SessionParts {
+  const { context, scope } = hooks;
+  const only = scope.kind === 'single' ? scope.server : undefined;
+  const namespace = only === undefined ? aggregatedNamespace : passthroughNamespace(only);
+  const inflight = new InflightRequests();
+  const logs = new LogRelay(
+    (params, related) => hooks.client.notifier.notify('notifications/message', params, related),
+    only !== undefined,
+  );
+  // The catalog is made after the pool, but the pool's peers need it for list_changed.
+  const pool = createPool(hooks, namespace, inflight, logs, (server) => catalog.invalidate(server));
+  const catalog = new SessionCatalog({
+    pool,
+    preferences: context.preferences,
+    states: context.states,
+    listTimeoutMs: context.listTimeoutMs,
+    onLateList: hooks.capabilitiesChanged,
+    namespace,
+    clock: context.clock,
+    ttlMs: context.listTtlMs,
+    servers: () => context.enabledServers(only),
+  });
+  const listing =
+    only !== undefined
+      ? catalog
+      : toolSurface(catalog, hooks.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
+  const relay = new TargetRelay({
+    routes: new CapabilityRoutes({
+      catalog: listing,
+      preferences: context.preferences,
+      namespace,
+      serves: async (name) =>
+        (only === undefined || only === name) && (await context.enabledServers(name)).length > 0,
+    }),
+    upstream: new UpstreamForward(pool, inflight),
+    audit: new CallAudit(context.activity, context.clock, hooks.caller),
+    namespace,
+  });
+  const builtins =
+    only !== undefined
+      ? undefined
+      : new BuiltinCalls({
+          catalog,
+          callTool: (params, routed) =>
+            relay.relay('tools/call', { type: 'tool', field: 'name' }, params, routed),
+        });
+  return { pool, catalog, listing, relay, builtins, logs };
+}
+
+function createPool(
+  hooks: SessionHooks,
+  namespace: Namespace,
+  inflight: InflightRequests,
+  logs: LogRelay,
+  invalidate: (server: string) => void,
+): UpstreamPool {
+  const { context } = hooks;
+  return new UpstreamPool(
+    context.connector,
+    (name) => ({
+      clientCapabilities: hooks.clientCapabilities,
+      sessionId: hooks.sessionId(),
+      peer: createUpstreamPeer(name, hooks.client, namespace, {
+        invalidate,
+        log: (server, params) => {
+          context.upstreamLog(server, params);
+          logs.forward(params, inflight.latest(server));
+        },
+        relatedRequest: (server) => inflight.latest(server),
+      }),
+    }),
+    {
+      connected: (name) => context.states.connected(name),
+      disconnected: (name, crashed) => context.states.disconnected(name, crashed),
+      backoffMs: (name) => context.states.backoffMs(name),
+    },
+    context.processSlots,
+  );
+}
