@@ -18,7 +18,7 @@ export interface BuiltinCallsDeps {
   /** The session's live lists: the index is built from exactly what the session lists. */
   readonly catalog: Pick<SessionCatalog, 'listByServer'>;
   /**
-   * tools/call through the session's RequestRouter, so coffer__call_tool gets the same
+   * tools/call through the session's TargetRelay, so coffer__call_tool gets the same
    * preference check, progress, cancellation and activity record as a direct call.
    */
   readonly callTool: (params: JsonObject, options: RoutedRequestOptions) => Promise<JsonObject>;

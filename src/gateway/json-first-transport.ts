@@ -88,7 +88,7 @@ export class JsonFirstTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** A message from the SDK Server: to the POST it belongs to, or to the GET stream. */
+  /** A message from the session's router: to the POST it belongs to, or to the GET stream. */
   private route(message: JSONRPCMessage, relatedRequestId: RequestId | undefined): void {
     const answers = isResponse(message) ? message.id : undefined;
     const related = answers ?? relatedRequestId;
