@@ -148,6 +148,9 @@ export function exited(child: ChildProcess): Promise<ExitResult> {
   );
 }
 
+/** How often a condition wait looks again (it waits on the condition, not on this). */
+const POLL_MS = 50;
+
 export async function waitFor<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
@@ -158,7 +161,7 @@ export async function waitFor<T>(
     const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
+    await sleep(POLL_MS);
   }
 }
 
@@ -195,7 +198,7 @@ export async function waitForExit(pid: number, timeoutMs = 10_000): Promise<bool
   const deadline = Date.now() + timeoutMs;
   while (isProcessAlive(pid)) {
     if (Date.now() > deadline) return false;
-    await sleep(50);
+    await sleep(POLL_MS);
   }
   return true;
 }
