@@ -3,14 +3,20 @@ import { CofferError } from './errors.js';
 
 /**
  * Naming rules of DESIGN.md §3. Server names become prefixes of tool and prompt names
- * (`<server>__<name>`) and hosts of resource URIs (`coffer://<server>/<uri>`), so
- * they must be unambiguous in both.
+ * (`<server>__<name>`) and hosts of resource URIs (`coffer://<server>/<uri>`, and
+ * `ui://<server>/<rest>` for MCP Apps), so they must be unambiguous in all of them.
  */
 export const NAMESPACE_SEPARATOR = '__';
 export const MAX_SERVER_NAME_LENGTH = 32;
 /** Claude Desktop refuses tool names longer than this. */
 export const MAX_EXPOSED_NAME_LENGTH = 64;
 export const RESOURCE_SCHEME = 'coffer://';
+/**
+ * MCP Apps (extension io.modelcontextprotocol/ui): hosts render only `ui://` resources,
+ * so an app's URI keeps its scheme and gets the server as its first segment instead.
+ * Matched exactly as the extension writes it: any other spelling is an ordinary URI.
+ */
+export const APP_SCHEME = 'ui://';
 
 /** Prefix of Coffer's own tools (`coffer__search_tools`): no upstream may take it. */
 export const BUILTIN_SERVER_NAME = 'coffer';
@@ -70,18 +76,35 @@ export function splitExposedName(exposed: string): { server: string; name: strin
   return { server, name };
 }
 
-/** `coffer://<server>/<original-uri>`: the original URI is kept byte for byte. */
+/**
+ * `coffer://<server>/<original-uri>`, the original kept byte for byte; an app's
+ * `ui://<rest>` becomes `ui://<server>/<rest>`. Every valid server name is a valid URI
+ * host (RFC 3986 reg-name), so the result is still a URI a host can parse.
+ */
 export function exposedUri(server: string, uri: string): string {
+  if (uri.startsWith(APP_SCHEME)) return `${APP_SCHEME}${server}/${uri.slice(APP_SCHEME.length)}`;
   return `${RESOURCE_SCHEME}${server}/${uri}`;
 }
 
+/** The inverse of exposedUri; undefined for anything exposedUri cannot have produced. */
 export function splitExposedUri(exposed: string): { server: string; uri: string } | undefined {
+  if (exposed.startsWith(APP_SCHEME)) {
+    const parts = splitAuthority(exposed.slice(APP_SCHEME.length));
+    // `ui://` alone is a URI too: `ui://<server>/` is its exposed form.
+    return parts === undefined ? undefined : { server: parts.server, uri: APP_SCHEME + parts.rest };
+  }
   if (!exposed.startsWith(RESOURCE_SCHEME)) return undefined;
-  const rest = exposed.slice(RESOURCE_SCHEME.length);
-  const slash = rest.indexOf('/');
+  const parts = splitAuthority(exposed.slice(RESOURCE_SCHEME.length));
+  // exposedUri never wraps an app URI in coffer://: one exposed form per original.
+  if (parts === undefined || parts.rest.length === 0 || parts.rest.startsWith(APP_SCHEME))
+    return undefined;
+  return { server: parts.server, uri: parts.rest };
+}
+
+function splitAuthority(text: string): { server: string; rest: string } | undefined {
+  const slash = text.indexOf('/');
   if (slash <= 0) return undefined;
-  const server = rest.slice(0, slash);
-  const uri = rest.slice(slash + 1);
-  if (uri.length === 0 || serverNameProblem(server) !== undefined) return undefined;
-  return { server, uri };
+  const server = text.slice(0, slash);
+  if (serverNameProblem(server) !== undefined) return undefined;
+  return { server, rest: text.slice(slash + 1) };
 }

@@ -4,6 +4,7 @@ import type { Clock, JsonObject } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { capabilityKinds, type CapabilityKind } from './capability-kinds.js';
 import { isListTimeout, loadList, type ListLoaderDeps, type LoadedList } from './list-loader.js';
+import { exposeAppLinks, opensApp } from './mcp-apps.js';
 import type { Namespace } from './namespace.js';
 
 export interface Route {
@@ -43,6 +44,12 @@ export class SessionCatalog {
   private readonly exposedItems = new WeakMap<LoadedList, JsonObject[]>();
   /** The last flat list per kind, reused while every server's list is the same load. */
   private readonly flat = new Map<string, { sources: object[]; items: JsonObject[] }>();
+  /**
+   * The tool keys of each server that serves MCP Apps. An app's own page calls its
+   * server's tools by their upstream names (`callServerTool`), and the host relays the
+   * call to Coffer as it is: such a name routes to the one app server that has it.
+   */
+  private readonly appTools = new Map<string, { server: ServerRecord; keys: Set<string> }>();
 
   constructor(private readonly deps: SessionCatalogDeps) {}
 
@@ -125,7 +132,7 @@ export class SessionCatalog {
         ),
       ),
     );
-    const route = this.routes.get(routeKey(kind.type, exposed));
+    const route = this.routes.get(routeKey(kind.type, exposed)) ?? this.appRoute(kind, exposed);
     if (route !== undefined) return route;
     // Resources read through a template are never listed: the URI itself routes.
     const server = candidates[0];
@@ -142,7 +149,10 @@ export class SessionCatalog {
 
   /** Drops cached lists: all of them, or one server's. */
   invalidate(server?: string): void {
-    if (server === undefined) this.routes.clear();
+    if (server === undefined) {
+      this.routes.clear();
+      this.appTools.clear();
+    }
     for (const key of [...this.cache.keys()]) {
       if (server === undefined || key.startsWith(`${server}\u0000`)) this.cache.delete(key);
     }
@@ -153,6 +163,7 @@ export class SessionCatalog {
     if (existing !== undefined) return existing;
     const list = loadList(this.deps, server, kind).then((loaded) => {
       for (const item of loaded.items) this.expose(server, kind, item, kind.keyOf(item) ?? '');
+      if (kind.type === 'tool') this.noteApps(server, kind, loaded);
       return loaded;
     });
     const key = cacheKey(server.name, kind.type);
@@ -161,6 +172,23 @@ export class SessionCatalog {
       if (this.cache.get(key)?.list === list) this.cache.delete(key);
     });
     return list;
+  }
+
+  private noteApps(server: ServerRecord, kind: CapabilityKind, loaded: LoadedList): void {
+    if (!loaded.items.some(opensApp)) {
+      this.appTools.delete(server.name);
+      return;
+    }
+    const keys = new Set(loaded.items.map((item) => kind.keyOf(item) ?? ''));
+    this.appTools.set(server.name, { server, keys });
+  }
+
+  /** An upstream tool name that exactly one app server has; undefined otherwise. */
+  private appRoute(kind: CapabilityKind, name: string): Route | undefined {
+    if (kind.type !== 'tool') return undefined;
+    const owners = [...this.appTools.values()].filter((entry) => entry.keys.has(name));
+    const owner = owners.length === 1 ? owners[0] : undefined;
+    return owner === undefined ? undefined : { server: owner.server, key: name };
   }
 
   private cached(server: string, kind: CapabilityKind): Promise<LoadedList> | undefined {
@@ -179,7 +207,10 @@ export class SessionCatalog {
     this.routes.set(routeKey(kind.type, exposed), { server, key });
     const field =
       kind.type === 'resource' ? 'uri' : kind.type === 'resource_template' ? 'uriTemplate' : 'name';
-    return { ...item, [field]: exposed };
+    const renamed = { ...item, [field]: exposed };
+    return kind.type === 'tool'
+      ? exposeAppLinks(renamed, server.name, this.deps.namespace)
+      : renamed;
   }
 }
 

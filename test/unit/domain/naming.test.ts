@@ -74,4 +74,57 @@ describe('coffer:// resource URIs', () => {
     expect(splitExposedUri('coffer://Bad__Name/x')).toBeUndefined();
     expect(splitExposedUri('coffer://server/')).toBeUndefined();
   });
+
+  it('never wrap an app URI: coffer://<server>/ui://… is not an exposed form', () => {
+    expect(splitExposedUri('coffer://apps/ui://get-time/mcp-app.html')).toBeUndefined();
+  });
+});
+
+describe('ui:// app URIs (MCP Apps)', () => {
+  const appUri = fc.string().map((rest) => `ui://${rest}`);
+
+  it('stay ui:// with the server as their first segment', () => {
+    expect(exposedUri('apps', 'ui://get-time/mcp-app.html')).toBe(
+      'ui://apps/get-time/mcp-app.html',
+    );
+    expect(exposedUri('apps', 'ui://')).toBe('ui://apps/');
+  });
+
+  it('round-trip byte for byte, the bare ui:// included', () => {
+    fc.assert(
+      fc.property(serverName, appUri, (server, uri) => {
+        expect(splitExposedUri(exposedUri(server, uri))).toEqual({ server, uri });
+      }),
+    );
+  });
+
+  it('are URIs a host can parse, with the server as their host', () => {
+    fc.assert(
+      fc.property(serverName, fc.webPath(), (server, path) => {
+        const parsed = new URL(exposedUri(server, `ui://app${path}`));
+        expect(parsed.protocol).toBe('ui:');
+        expect(parsed.host).toBe(server);
+      }),
+    );
+  });
+
+  it('stay distinct per server and per original', () => {
+    fc.assert(
+      fc.property(serverName, serverName, appUri, appUri, (s1, s2, u1, u2) => {
+        fc.pre(s1 !== s2 || u1 !== u2);
+        expect(exposedUri(s1, u1)).not.toBe(exposedUri(s2, u2));
+      }),
+    );
+  });
+
+  it('keep any other spelling an ordinary URI', () => {
+    expect(exposedUri('apps', 'UI://x')).toBe('coffer://apps/UI://x');
+    expect(exposedUri('apps', 'ui:x')).toBe('coffer://apps/ui:x');
+  });
+
+  it('refuse what no server could have exposed', () => {
+    expect(splitExposedUri('ui://get-time')).toBeUndefined();
+    expect(splitExposedUri('ui:///x')).toBeUndefined();
+    expect(splitExposedUri('ui://Bad__Name/x')).toBeUndefined();
+  });
 });
