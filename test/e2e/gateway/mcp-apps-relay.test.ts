@@ -7,6 +7,7 @@ import {
   APP_HTML,
   APP_MIME_TYPE,
   APP_UI_META,
+  UI_EXTENSION,
 } from '../../fixtures/fake-mcp-server/apps-catalog.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
@@ -55,6 +56,15 @@ describe('MCP Apps through /mcp, edge by edge', () => {
   async function list(method: string, field: string): Promise<Json[]> {
     return (await client.request({ method }, loose))[field] as Json[];
   }
+
+  it("passes the host's declaration of the extension to the app server, per session", async () => {
+    const ui = { mimeTypes: [APP_MIME_TYPE] };
+    const host = await daemon.client({ capabilities: { extensions: { [UI_EXTENSION]: ui } } });
+    const seen = await host.callTool({ name: 'kit__ui_support', arguments: {} });
+    expect(seen.content).toEqual([{ type: 'text', text: JSON.stringify(ui) }]);
+    const plain = await client.callTool({ name: 'kit__ui_support', arguments: {} });
+    expect(plain.content).toEqual([{ type: 'text', text: 'null' }]);
+  });
 
   it('rewrites only the app links of a tool, never another _meta key', async () => {
     const tools = await list('tools/list', 'tools');
