@@ -152,6 +152,9 @@ export class SessionCatalog {
     if (server === undefined) {
       this.routes.clear();
       this.appTools.clear();
+    } else {
+      // Relisted on the next miss: a removed or disabled server must not keep app calls.
+      this.appTools.delete(server);
     }
     for (const key of [...this.cache.keys()]) {
       if (server === undefined || key.startsWith(`${server}\u0000`)) this.cache.delete(key);
