@@ -127,6 +127,11 @@ export const createServices: CreateServices = async ({
     processSlots,
     sessionIdleMs: settings.sessionIdleMs,
     sessionGraceMs: settings.sessionGraceMs,
+    ...(settings.resultBudgetTokens === undefined
+      ? {}
+      : {
+          resultLimit: { budgetTokens: settings.resultBudgetTokens, ttlMs: settings.resultTtlMs },
+        }),
   });
   const catalog = new AdminCatalog({
     servers: repositories.servers,
