@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { runCoffer } from '../secrets/run-coffer.js';
 
 const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
@@ -50,7 +51,7 @@ async function readPages(client: Client, uri: string, whole: number): Promise<st
       uri: `${uri}/${pages.length + 1}`,
       mimeType: 'text/plain',
     });
-    pages.push(contents[0]!['text'] as string);
+    pages.push((contents[0] as { text: string }).text);
   }
   return pages;
 }
@@ -98,7 +99,18 @@ describe('oversized tool results, default budget (25,000 tokens)', () => {
     expect(pages.join('')).toBe(bigText);
     expect(pages).toHaveLength(4);
     expect(pages[0]).toBe(shown);
-    expect((await client.readResource({ uri })).contents[0]!['text']).toBe(shown);
+    const [first] = (await client.readResource({ uri })).contents as { text: string }[];
+    expect(first!.text).toBe(shown);
+  });
+
+  it('shows the budget in GET /api/v1/status and `coffer status`', async () => {
+    const status = await daemon.api('GET', '/status');
+    expect(status.body).toMatchObject({ result_budget_tokens: 25_000, result_ttl_ms: 1_800_000 });
+    const shown = await runCoffer(daemon.env, ['status']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(
+      'results:  cut above 25,000 tokens, kept 30 min to read in pages',
+    );
   });
 
   it('leaves a small result untouched', async () => {
@@ -150,6 +162,12 @@ describe('oversized tool results, budget off', () => {
     const client = await daemon.client();
     const { content } = await echo(client, 'fixture__echo', bigMessage);
     expect(content).toEqual([{ type: 'text', text: bigText }]);
+  });
+
+  it('says so in GET /api/v1/status and `coffer status`', async () => {
+    expect((await daemon.api('GET', '/status')).body).toMatchObject({ result_budget_tokens: null });
+    const shown = await runCoffer(daemon.env, ['status']);
+    expect(shown.stdout).toContain('results:  never cut (COFFER_RESULT_BUDGET_TOKENS=off)');
   });
 });
 
