@@ -31,9 +31,8 @@ export class OversizedResults {
   constructor(
     private readonly limit: ResultLimit,
     clock: Clock,
-    kept?: KeptResults,
   ) {
-    this.kept = kept ?? new KeptResults({ clock, ttlMs: limit.ttlMs });
+    this.kept = new KeptResults({ clock, ttlMs: limit.ttlMs });
   }
 
   /** `result` when it fits the budget; else the cut answer, its whole kept under a new id. */
