@@ -1,4 +1,5 @@
 import { CofferError } from '../domain/errors.js';
+import { DEFAULT_RESULT_BUDGET_TOKENS, parseResultBudget } from '../domain/result-budget.js';
 import { DEFAULT_TOOLS_MODE, parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 
 /**
@@ -27,6 +28,10 @@ export interface DaemonSettings {
   readonly oauthClientMetadataUrl: string | undefined;
   /** How often the daemon checks that daemon.json still names it (daemon-file-guard.ts). */
   readonly daemonFileCheckMs: number;
+  /** Tool results over this many tokens are cut and kept to read in pages; undefined: off. */
+  readonly resultBudgetTokens: number | undefined;
+  /** How long a cut result stays readable. */
+  readonly resultTtlMs: number;
 }
 
 const variables = {
@@ -39,6 +44,7 @@ const variables = {
   sessionGraceMs: ['COFFER_SESSION_GRACE_MS', 60_000],
   oauthRefreshSkewMs: ['COFFER_OAUTH_REFRESH_SKEW_MS', 60_000],
   daemonFileCheckMs: ['COFFER_DAEMON_FILE_CHECK_MS', 2_000],
+  resultTtlMs: ['COFFER_RESULT_TTL_MS', 30 * 60_000],
 } as const;
 
 const MAX_PROCESSES = ['COFFER_MAX_PROCESSES_PER_SERVER', 64] as const;
@@ -60,6 +66,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
     oauthRefreshSkewMs: positive(env, ...variables.oauthRefreshSkewMs),
     oauthClientMetadataUrl: httpsUrl(env, 'COFFER_OAUTH_CLIENT_METADATA_URL'),
     daemonFileCheckMs: positive(env, ...variables.daemonFileCheckMs),
+    resultBudgetTokens: env['COFFER_RESULT_BUDGET_TOKENS']
+      ? parseResultBudget(env['COFFER_RESULT_BUDGET_TOKENS'], 'COFFER_RESULT_BUDGET_TOKENS')
+      : DEFAULT_RESULT_BUDGET_TOKENS,
+    resultTtlMs: positive(env, ...variables.resultTtlMs),
   };
 }
 

@@ -127,6 +127,11 @@ export const createServices: CreateServices = async ({
     processSlots,
     sessionIdleMs: settings.sessionIdleMs,
     sessionGraceMs: settings.sessionGraceMs,
+    ...(settings.resultBudgetTokens === undefined
+      ? {}
+      : {
+          resultLimit: { budgetTokens: settings.resultBudgetTokens, ttlMs: settings.resultTtlMs },
+        }),
   });
   const catalog = new AdminCatalog({
     servers: repositories.servers,
@@ -212,6 +217,9 @@ export const createServices: CreateServices = async ({
     api,
     status: () => ({
       sessions: gateway.size,
+      // null: results are never cut (COFFER_RESULT_BUDGET_TOKENS=off).
+      result_budget_tokens: settings.resultBudgetTokens ?? null,
+      result_ttl_ms: settings.resultTtlMs,
       servers: registry.latest().map((server) => ({
         name: server.name,
         enabled: server.enabled,

@@ -8,6 +8,7 @@ import type {
 } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import type { ResultLimit } from './oversized-results.js';
 import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
 
@@ -36,4 +37,6 @@ export interface GatewayContext {
   readonly sessionIdleMs?: number;
   /** A session whose GET stream dropped, and nothing else came, is closed after this. */
   readonly sessionGraceMs?: number;
+  /** Tool results over this budget are cut and kept to read in pages; absent: never cut. */
+  readonly resultLimit?: ResultLimit;
 }

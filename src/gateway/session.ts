@@ -5,6 +5,7 @@ import { newTraceContext, runWithTrace } from '../observability/trace-context.js
 import type { GatewayContext } from './gateway-context.js';
 import { JsonFirstTransport } from './json-first-transport.js';
 import { ListAnswers } from './list-answers.js';
+import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
 import { DownstreamRequests } from './router/downstream-requests.js';
 import { ClientHello } from './router/handlers/initialize.js';
@@ -121,6 +122,9 @@ export class Session {
         ...(parts.builtins === undefined ? {} : { builtins: parts.builtins }),
         logs: parts.logs,
         pool: this.pool,
+        ...(context.resultLimit && {
+          results: new OversizedResults(context.resultLimit, context.clock),
+        }),
       }),
       send,
       outbound: this.outbound,
@@ -150,7 +154,13 @@ export class Session {
       const [definition] = await this.context.enabledServers(this.scope.server);
       if (definition !== undefined) {
         const upstream = await this.pool.get(definition);
-        this.capabilities = { logging: {}, ...mirroredCapabilities(upstream.serverCapabilities) };
+        // Kept oversized results are read as resources, whatever the upstream offers.
+        const results = this.context.resultLimit && { resources: {} };
+        this.capabilities = {
+          logging: {},
+          ...results,
+          ...mirroredCapabilities(upstream.serverCapabilities),
+        };
       }
     }
     await this.transport.start();

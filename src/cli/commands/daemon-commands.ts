@@ -169,6 +169,8 @@ export function registerDaemonCommands(program: Command, context: CliContext): v
       const servers = describeServers(status['servers']);
       if (servers !== undefined) lines.push(`  servers:  ${servers}`);
       if (typeof status['sessions'] === 'number') lines.push(`  sessions: ${status['sessions']}`);
+      const results = describeResultBudget(status);
+      if (results !== undefined) lines.push(`  results:  ${results}`);
       context.stdout.write(`${lines.join('\n')}\n`);
     });
 
@@ -180,4 +182,14 @@ export function registerDaemonCommands(program: Command, context: CliContext): v
       // means the CLI was run without that entry point.
       throw new CofferError('INTERNAL', '`coffer daemon` must be run through bin/coffer.js');
     });
+}
+
+/** The tool result budget as `coffer status` shows it; undefined from a daemon that has none. */
+function describeResultBudget(status: Record<string, unknown>): string | undefined {
+  const budget = status['result_budget_tokens'];
+  const ttl = status['result_ttl_ms'];
+  if (budget === null) return 'never cut (COFFER_RESULT_BUDGET_TOKENS=off)';
+  if (typeof budget !== 'number' || typeof ttl !== 'number') return undefined;
+  const kept = ttl >= 60_000 ? `${Math.round(ttl / 60_000)} min` : `${Math.round(ttl / 1000)} s`;
+  return `cut above ${budget.toLocaleString('en-US')} tokens, kept ${kept} to read in pages`;
 }

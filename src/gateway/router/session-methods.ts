@@ -2,6 +2,7 @@ import type { BuiltinCalls } from '../builtin-calls.js';
 import type { ListingCatalog } from '../lean-mode.js';
 import type { ListAnswers } from '../list-answers.js';
 import type { LogRelay } from '../log-relay.js';
+import type { OversizedResults } from '../oversized-results.js';
 import type { TargetRelay } from '../target-relay.js';
 import type { UpstreamPool } from '../upstream-pool.js';
 import { completeHandler } from './handlers/complete.js';
@@ -24,6 +25,8 @@ export interface SessionMethodParts {
   readonly builtins?: BuiltinCalls;
   readonly logs: LogRelay;
   readonly pool: UpstreamPool;
+  /** Cuts tool results over the daemon's budget and answers reads of them; absent: off. */
+  readonly results?: OversizedResults;
 }
 
 /**
@@ -38,8 +41,8 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
       ['ping', pingHandler],
       ['logging/setLevel', setLevelHandler(parts.logs)],
       ...listHandlers(parts.lists, parts.catalog),
-      ['tools/call', toolsCallHandler(parts.relay, parts.builtins)],
-      ...targetedHandlers(parts.relay),
+      ['tools/call', toolsCallHandler(parts.relay, parts.builtins, parts.results)],
+      ...targetedHandlers(parts.relay, parts.results),
       ['completion/complete', completeHandler(parts.relay)],
     ],
     [

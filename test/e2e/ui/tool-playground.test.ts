@@ -150,6 +150,9 @@ describe('tool playground in Chromium', () => {
     const row = page.locator('table.budget tr', { hasText: 'fixture' });
     await row.getByText(new Intl.NumberFormat('en').format(fixture.tokens)).waitFor();
     await page.getByText(`≈ ${new Intl.NumberFormat('en').format(lean.tokens)} tokens`).waitFor();
+    await page
+      .getByText('Tool results over 25,000 tokens are cut; the whole result is kept 30 min')
+      .waitFor();
     await screenshot(page, 'context-budget');
 
     // echo is off since the test above: switching structured off too lowers the figure.

@@ -29,3 +29,28 @@ describe('readSettings', () => {
     expect(attempt).toThrow(`COFFER_CONNECT_TIMEOUT_MS must be a positive whole number`);
   });
 });
+
+describe('readSettings: the tool result budget', () => {
+  it('cuts at 25,000 tokens and keeps results 30 minutes by default', () => {
+    const settings = readSettings({});
+    expect(settings.resultBudgetTokens).toBe(25_000);
+    expect(settings.resultTtlMs).toBe(30 * 60_000);
+  });
+
+  it('reads a budget, and "off" turns it off', () => {
+    expect(readSettings({ COFFER_RESULT_BUDGET_TOKENS: '8000' }).resultBudgetTokens).toBe(8000);
+    expect(readSettings({ COFFER_RESULT_BUDGET_TOKENS: 'off' }).resultBudgetTokens).toBeUndefined();
+    expect(readSettings({ COFFER_RESULT_TTL_MS: '5000' }).resultTtlMs).toBe(5000);
+  });
+
+  it.each(['0', '999', '-5', '1.5', 'none', 'OFF'])(
+    'refuses COFFER_RESULT_BUDGET_TOKENS=%s by name, saying what it takes',
+    (text) => {
+      const attempt = () => readSettings({ COFFER_RESULT_BUDGET_TOKENS: text });
+      expect(attempt).toThrow(CofferError);
+      expect(attempt).toThrow(
+        `COFFER_RESULT_BUDGET_TOKENS must be a whole number of tokens, at least 1000, or "off", not "${text}"`,
+      );
+    },
+  );
+});

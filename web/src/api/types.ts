@@ -243,3 +243,9 @@ export interface ContextBudget {
   readonly full: ListSize;
   readonly lean: ListSize;
 }
+
+/** The part of GET /api/v1/status the UI reads: the tool result budget (null: off). */
+export interface DaemonStatus {
+  readonly result_budget_tokens?: number | null;
+  readonly result_ttl_ms?: number;
+}

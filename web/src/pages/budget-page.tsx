@@ -1,5 +1,5 @@
 import { api, errorText } from '../api/client.js';
-import type { ContextBudget, ListSize } from '../api/types.js';
+import type { ContextBudget, DaemonStatus, ListSize } from '../api/types.js';
 import { Loading, Notice } from '../components/notice.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
@@ -24,6 +24,27 @@ function Mode({ label, size, note }: { label: string; size: ListSize; note: stri
         {size.tools} tools listed · {number.format(size.chars)} characters. {note}
       </p>
     </div>
+  );
+}
+
+/** The daemon's limit on tool results (COFFER_RESULT_BUDGET_TOKENS), as `coffer status` says it. */
+function ResultBudget() {
+  const status = useLoad(() => api.get<DaemonStatus>('/status'), 'status');
+  const budget = status.data?.result_budget_tokens;
+  const ttl = status.data?.result_ttl_ms;
+  if (budget === null)
+    return (
+      <p className="muted result-budget">
+        Tool results are never cut (<code>COFFER_RESULT_BUDGET_TOKENS=off</code>).
+      </p>
+    );
+  if (budget === undefined || ttl === undefined) return null;
+  return (
+    <p className="muted result-budget">
+      Tool results over {number.format(budget)} tokens are cut; the whole result is kept{' '}
+      {ttl >= 60_000 ? `${Math.round(ttl / 60_000)} min` : `${Math.round(ttl / 1000)} s`} for the
+      agent to read in pages (<code>COFFER_RESULT_BUDGET_TOKENS</code>).
+    </p>
   );
 }
 
@@ -112,6 +133,7 @@ export function BudgetPage() {
           )}
         </>
       )}
+      <ResultBudget />
     </section>
   );
 }

@@ -1,5 +1,7 @@
+import type { OversizedResults } from '../../oversized-results.js';
 import type { Target, TargetRelay } from '../../target-relay.js';
 import type { RequestHandler } from '../method-table.js';
+import { keptResultRead } from './kept-result-read.js';
 import { routedOptions } from './routed-options.js';
 
 /** The methods aimed at one prompt or resource, and the param that names it. */
@@ -10,11 +12,21 @@ const targets: readonly (readonly [string, Target])[] = [
   ['resources/unsubscribe', { type: 'resource', field: 'uri' }],
 ];
 
-/** prompts/get, resources/read and the resource subscriptions: relayed to their owner. */
-export function targetedHandlers(relay: TargetRelay): (readonly [string, RequestHandler])[] {
+/**
+ * prompts/get, resources/read and the resource subscriptions: relayed to their owner,
+ * except reads of the session's own kept results (when it cuts oversized ones).
+ */
+export function targetedHandlers(
+  relay: TargetRelay,
+  results?: OversizedResults,
+): (readonly [string, RequestHandler])[] {
   return targets.map(([method, target]) => {
-    const handler: RequestHandler = (params, context) =>
+    const relayed: RequestHandler = (params, context) =>
       relay.relay(method, target, params, routedOptions(context));
+    const handler =
+      method === 'resources/read' && results !== undefined
+        ? keptResultRead(results, relayed)
+        : relayed;
     return [method, handler] as const;
   });
 }

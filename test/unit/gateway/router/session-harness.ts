@@ -66,10 +66,14 @@ export interface Harness {
   readonly initialize: (capabilities?: JsonObject) => Promise<JsonObject>;
 }
 
-/** One session over fakes: its servers are `scripts`' keys, each a scripted upstream. */
+/**
+ * One session over fakes: its servers are `scripts`' keys, each a scripted upstream;
+ * `settings` adds to the gateway context (e.g. a result limit).
+ */
 export async function startSession(
   scripts: Record<string, Script>,
   scope: SessionScope = { kind: 'aggregated' },
+  settings: Partial<GatewayContext> = {},
 ): Promise<Harness> {
   const clock = new ManualClock();
   const upstreams = new FakeConnector(scripts);
@@ -90,6 +94,7 @@ export async function startSession(
       Promise.resolve(servers.filter((s) => only === undefined || s.name === only)),
     upstreamLog: () => undefined,
     logFailure: () => undefined,
+    ...settings,
   };
   const client = new FakeTransport();
   const session = new Session({
