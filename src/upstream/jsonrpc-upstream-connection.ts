@@ -101,7 +101,9 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   ): Promise<JsonObject> {
     try {
       if (this.isClosed) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
-      options.signal?.throwIfAborted();
+      // Cancelled before it was sent: the caller's doing, not the connection's.
+      const signal = options.signal;
+      if (signal?.aborted === true) throw abandonedError(signal.reason, reasonText(signal.reason));
       return await this.deadlined(method, params, options);
     } catch (error) {
       throw fromSdkError(error, {
@@ -207,7 +209,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
    * passed): it fails now, the upstream is told to stop, and its late answer is dropped.
    */
   private abandon(id: number, reason: unknown): void {
-    const text = reason instanceof Error ? reason.message : String(reason);
+    const text = reasonText(reason);
     if (!this.pending.fail(id, abandonedError(reason, text))) return;
     void this.notify('notifications/cancelled', { requestId: id, reason: text }).catch(
       () => undefined,
@@ -262,6 +264,10 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
  * a JSON-RPC error (as the SDK's client gave), so the connection is kept for the session's
  * next request; the client that cancelled is not sent it.
  */
+function reasonText(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
+}
+
 function abandonedError(reason: unknown, text: string): Error {
   if (reason instanceof CofferError || reason instanceof UpstreamRpcError) return reason;
   return new UpstreamRpcError(ErrorCode.RequestTimeout, text);

@@ -2,52 +2,9 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
-import { UpstreamRpcError, type JsonObject, type UpstreamPeer } from '../../../src/domain/ports.js';
-import { JsonRpcUpstreamConnection } from '../../../src/upstream/jsonrpc-upstream-connection.js';
+import { UpstreamRpcError, type JsonObject } from '../../../src/domain/ports.js';
 import { FakeTransport } from './fake-transport.js';
-
-interface PeerCall {
-  readonly method: string;
-  readonly params: JsonObject | undefined;
-  readonly signal: AbortSignal;
-}
-
-function recordingPeer(answer: (call: PeerCall) => Promise<JsonObject>) {
-  const requests: PeerCall[] = [];
-  const notifications: { method: string; params: JsonObject | undefined }[] = [];
-  const peer: UpstreamPeer = {
-    request: (method, params, signal) => {
-      const call = { method, params, signal };
-      requests.push(call);
-      return answer(call);
-    },
-    notify: (method, params) => void notifications.push({ method, params }),
-  };
-  return { peer, requests, notifications };
-}
-
-const noPeer = recordingPeer(() => Promise.resolve({})).peer;
-
-async function connect(
-  transport = new FakeTransport(),
-  overrides: Partial<Parameters<typeof JsonRpcUpstreamConnection.open>[0]> = {},
-) {
-  const connection = await JsonRpcUpstreamConnection.open({
-    server: 'fake',
-    transport,
-    clientCapabilities: { sampling: {} },
-    peer: noPeer,
-    clientInfo: { name: 'coffer', version: '9.9.9' },
-    defaultTimeoutMs: 1_000,
-    connectTimeoutMs: 5_000,
-    maxTotalTimeoutMs: 10_000,
-    ...overrides,
-  });
-  return { connection, transport };
-}
-
-/** Lets queued promise callbacks run (no time passes). */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { connect, recordingPeer, settle } from './upstream-connection-harness.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -238,42 +195,6 @@ describe('JsonRpcUpstreamConnection progress and deadlines', () => {
       });
     }
     await failed;
-  });
-});
-
-describe('JsonRpcUpstreamConnection cancellation', () => {
-  it('sends notifications/cancelled with the upstream id and drops the late result', async () => {
-    const { connection, transport } = await connect();
-    const client = new AbortController();
-    const seen: JsonObject[] = [];
-    const call = connection.request(
-      'tools/call',
-      { name: 'slow', _meta: { progressToken: 'p' } },
-      { signal: client.signal, onProgress: (progress) => seen.push(progress) },
-    );
-    const { id } = transport.lastRequest('tools/call');
-    client.abort('client cancelled');
-    // Not a connection failure: the session keeps the connection.
-    await expect(call).rejects.toEqual(new UpstreamRpcError(-32001, 'client cancelled'));
-    expect(transport.lastRequest('notifications/cancelled')['params']).toEqual({
-      requestId: id,
-      reason: 'client cancelled',
-    });
-    // The upstream answers anyway: nobody gets it, and nothing breaks.
-    transport.deliver({
-      jsonrpc: '2.0',
-      method: 'notifications/progress',
-      params: { progressToken: 'p' },
-    });
-    transport.deliver({
-      jsonrpc: '2.0',
-      id,
-      result: { content: [{ type: 'text', text: 'late' }] },
-    });
-    expect(seen).toEqual([]);
-    const next = connection.request('ping', undefined);
-    transport.deliver({ jsonrpc: '2.0', id: transport.lastRequest('ping').id, result: {} });
-    expect(await next).toEqual({});
   });
 });
 
