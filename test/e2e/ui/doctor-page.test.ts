@@ -159,6 +159,15 @@ describe('Doctor page in Chromium', () => {
     await verdict().getByRole('heading', { name: 'Working, with 1 worth knowing' }).waitFor();
   });
 
+  it('follows a server switched off and on without "Check again"', async () => {
+    const row = serverRow('healthy');
+    await row.locator('.badge-running').waitFor();
+    expect((await daemon.api('POST', '/servers/healthy/disable')).status).toBe(200);
+    await row.locator('.badge-disabled').waitFor();
+    expect((await daemon.api('POST', '/servers/healthy/enable')).status).toBe(200);
+    await row.locator('.badge-disabled').waitFor({ state: 'detached' });
+  });
+
   it('fits a narrow screen, the menu wrapped with every section on it', async () => {
     await page.setViewportSize({ width: 390, height: 780 });
     await serverRow('healthy').waitFor();
