@@ -5,6 +5,7 @@ import { ActivityPage } from './pages/activity-page.js';
 import { AgentsPage } from './pages/agents/agents-page.js';
 import { SecretsPage } from './pages/secrets-page.js';
 import { BudgetPage } from './pages/budget-page.js';
+import { DoctorPage } from './pages/doctor/doctor-page.js';
 import { ServerDetailPage } from './pages/server-detail-page.js';
 import { ServerFormPage } from './pages/server-form-page.js';
 import { ServersPage } from './pages/servers-page.js';
@@ -40,6 +41,8 @@ function Page({ route }: { route: Route }) {
       return <SecretsPage />;
     case 'budget':
       return <BudgetPage />;
+    case 'doctor':
+      return <DoctorPage />;
     case 'not-found':
       return (
         <Notice title="There is no such page" action={<a href={href.servers}>Go to servers</a>}>
@@ -56,7 +59,8 @@ export function App() {
     route.page === 'activity' ||
     route.page === 'agents' ||
     route.page === 'secrets' ||
-    route.page === 'budget'
+    route.page === 'budget' ||
+    route.page === 'doctor'
       ? route.page
       : 'servers';
 
@@ -96,6 +100,9 @@ export function App() {
             </a>
             <a href={href.activity()} aria-current={section === 'activity' ? 'page' : undefined}>
               Activity
+            </a>
+            <a href={href.doctor} aria-current={section === 'doctor' ? 'page' : undefined}>
+              Doctor
             </a>
           </nav>
           <LiveIndicator />

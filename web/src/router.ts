@@ -13,6 +13,7 @@ export type Route =
   | { readonly page: 'agents' }
   | { readonly page: 'secrets' }
   | { readonly page: 'budget' }
+  | { readonly page: 'doctor' }
   | { readonly page: 'not-found'; readonly path: string };
 
 export function parseRoute(hash: string): Route {
@@ -24,6 +25,7 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1 && parts[0] === 'agents') return { page: 'agents' };
   if (parts.length === 1 && parts[0] === 'secrets') return { page: 'secrets' };
   if (parts.length === 1 && parts[0] === 'context') return { page: 'budget' };
+  if (parts.length === 1 && parts[0] === 'doctor') return { page: 'doctor' };
   if (parts[0] === 'activity') {
     const server = new URLSearchParams(query).get('server');
     return server === null ? { page: 'activity' } : { page: 'activity', server };
@@ -44,6 +46,7 @@ export const href = {
   agents: '#/agents',
   secrets: '#/secrets',
   budget: '#/context',
+  doctor: '#/doctor',
   activity: (server?: string) =>
     server === undefined ? '#/activity' : `#/activity?server=${encodeURIComponent(server)}`,
 };

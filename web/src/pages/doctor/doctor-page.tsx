@@ -1,0 +1,63 @@
+import { useRef } from 'react';
+import { api, errorText } from '../../api/client.js';
+import type { DoctorReport } from '../../api/types.js';
+import { Loading, Notice } from '../../components/notice.js';
+import { useDaemonEvents } from '../../live/events.js';
+import { useLoad } from '../../use-load.js';
+import { DoctorFindings } from './doctor-findings.js';
+import { DoctorServers } from './doctor-servers.js';
+import { DoctorSetup } from './doctor-setup.js';
+
+/**
+ * The daemon's half of `coffer doctor` (GET /doctor): what is broken and how to fix it
+ * first, then each server and the setup the report is based on. Agents' entries are
+ * the CLI's half: it reads their files, the daemon does not.
+ */
+export function DoctorPage() {
+  const report = useLoad(() => api.get<DoctorReport>('/doctor'), 'doctor');
+  const data = report.data;
+  const pending = useRef<number | undefined>(undefined);
+
+  // A server added, removed, edited or changing state changes the report: one reload a burst.
+  useDaemonEvents((event) => {
+    if (event.type === 'activity.recorded' || event.type === 'capability.toggled') return;
+    window.clearTimeout(pending.current);
+    pending.current = window.setTimeout(report.reload, 150);
+  });
+  return (
+    <section aria-labelledby="doctor-title">
+      <div className="page-head">
+        <div>
+          <h1 id="doctor-title">Doctor</h1>
+          <p className="lede">
+            What is set up, what is broken and what to type to fix it: the report of{' '}
+            <code>coffer doctor</code>, which also checks the agents Coffer is installed in.
+          </p>
+        </div>
+        <button className="button" type="button" onClick={report.reload} disabled={report.loading}>
+          {report.loading ? 'Checking…' : 'Check again'}
+        </button>
+      </div>
+      {data === undefined && report.error === undefined && (
+        <Loading label="Checking every server's command, state and secrets…" />
+      )}
+      {report.error !== undefined && (
+        <Notice tone="error" title="Could not get the doctor's report">
+          {errorText(report.error)}
+        </Notice>
+      )}
+      {data !== undefined && (
+        <>
+          <DoctorFindings
+            findings={data.findings}
+            servers={new Set(data.servers.map((server) => server.name))}
+          />
+          <h2 className="section-title">Servers</h2>
+          <DoctorServers servers={data.servers} />
+          <h2 className="section-title">Setup</h2>
+          <DoctorSetup report={data} />
+        </>
+      )}
+    </section>
+  );
+}
