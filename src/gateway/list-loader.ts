@@ -67,10 +67,11 @@ export async function loadList(
 /**
  * `list` (a loadList of `server`), or UPSTREAM_TIMEOUT once the list deadline passes, so a
  * listing answers with the servers that are ready instead of waiting for one still
- * starting. The load goes on: `onLate` hears when it arrives after all.
+ * starting; the miss is the server's last error meanwhile. The load goes on: `onLate`
+ * hears when it arrives after all.
  */
 export async function withinListDeadline(
-  deps: Pick<ListLoaderDeps, 'listTimeoutMs'>,
+  deps: Pick<ListLoaderDeps, 'listTimeoutMs' | 'states'>,
   server: ServerRecord,
   kind: CapabilityKind,
   list: Promise<LoadedList>,
@@ -81,13 +82,13 @@ export async function withinListDeadline(
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       late = true;
-      reject(
-        new CofferError(
-          'UPSTREAM_TIMEOUT',
-          `Upstream "${server.name}" did not list its ${kind.field} in time`,
-          { data: { server: server.name } },
-        ),
+      const missed = new CofferError(
+        'UPSTREAM_TIMEOUT',
+        `Upstream "${server.name}" did not list its ${kind.field} in time`,
+        { data: { server: server.name } },
       );
+      deps.states.failed(server.name, missed);
+      reject(missed);
     }, deps.listTimeoutMs);
   });
   list.then(
