@@ -17,7 +17,7 @@ export interface EnsureDaemonOptions {
   readonly binaryPath?: string;
   /** Environment of a spawned daemon (COFFER_HOME is always set to `paths.home`). */
   readonly env?: NodeJS.ProcessEnv;
-  /** Upper bound for waiting on the lock plus starting the daemon. Default 15 s. */
+  /** Upper bound for waiting on the lock plus starting the daemon. Default 60 s. */
   readonly timeoutMs?: number;
 }
 
@@ -26,7 +26,12 @@ export interface EnsuredDaemon extends DaemonInfo {
   readonly spawned: boolean;
 }
 
-export const DEFAULT_ENSURE_TIMEOUT_MS = 15_000;
+/**
+ * A daemon's cold start (node, SQLite, migrations) took most of a minute on a busy 2-core
+ * machine; one that fails says so at once (its exit is seen), so only a hung start waits
+ * this long.
+ */
+export const DEFAULT_ENSURE_TIMEOUT_MS = 60_000;
 /** A lock whose holder stopped refreshing it for this long is taken over. */
 const LOCK_STALE_MS = 5_000;
 const POLL_MS = 50;

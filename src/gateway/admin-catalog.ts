@@ -25,7 +25,7 @@ import type { ServerRecord } from '../domain/server-definition.js';
 import { callToolAsAdmin } from './admin-tool-call.js';
 import { capabilityKinds } from './capability-kinds.js';
 import type { Gateway } from './gateway.js';
-import { loadList, type LoadedList } from './list-loader.js';
+import { loadList, withinListDeadline, type LoadedList } from './list-loader.js';
 import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
 import { UpstreamPool } from './upstream-pool.js';
@@ -167,7 +167,9 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   private async listing(server: ServerRecord, type: CapabilityType): Promise<CapabilityListing> {
     let loaded: LoadedList;
     try {
-      loaded = await loadList({ ...this.deps, pool: this.pool }, server, capabilityKinds[type]);
+      const deps = { ...this.deps, pool: this.pool };
+      const kind = capabilityKinds[type];
+      loaded = await withinListDeadline(deps, server, kind, loadList(deps, server, kind));
     } catch (error) {
       const failure = toCofferError(error);
       return {

@@ -20,19 +20,17 @@ export interface ListLoaderDeps {
   readonly pool: UpstreamPool;
   readonly preferences: PreferenceRepository;
   readonly states: ServerStates;
+  /** Bounds each list request, and how long a list may hold up a listing (withinListDeadline). */
   readonly listTimeoutMs: number;
-  /**
-   * A list that timed out arrived after all (an upstream slow to start: a first `npx`
-   * download): the session tells its client to list again, or it would never see it.
-   */
-  readonly onLateList?: (server: string, kind: CapabilityKind) => void;
 }
 
 /**
- * Loads one live list from one upstream and reconciles preferences (ADR-004). A failure
- * on a reused connection evicts it and retries once on a fresh one (ADR-004 update):
- * a list has no side effects, so the retry is safe. A stale HTTP session (404) is one
- * such failure: the fresh connection re-initializes. Still failing: UPSTREAM_UNAVAILABLE.
+ * Loads one live list from one upstream and reconciles preferences (ADR-004). It waits
+ * for the upstream's start, which the connector bounds by COFFER_CONNECT_TIMEOUT_MS; each
+ * list request is bounded by the list deadline. A failure on a reused connection evicts
+ * it and retries once on a fresh one (ADR-004 update): a list has no side effects, so the
+ * retry is safe. A stale HTTP session (404) is one such failure: the fresh connection
+ * re-initializes. Still failing: UPSTREAM_UNAVAILABLE.
  */
 export async function loadList(
   deps: ListLoaderDeps,
@@ -66,6 +64,46 @@ export async function loadList(
   return { items, enabled, supported: true };
 }
 
+/**
+ * `list` (a loadList of `server`), or UPSTREAM_TIMEOUT once the list deadline passes, so a
+ * listing answers with the servers that are ready instead of waiting for one still
+ * starting; the miss is the server's last error meanwhile. The load goes on: `onLate`
+ * hears when it arrives after all.
+ */
+export async function withinListDeadline(
+  deps: Pick<ListLoaderDeps, 'listTimeoutMs' | 'states'>,
+  server: ServerRecord,
+  kind: CapabilityKind,
+  list: Promise<LoadedList>,
+  onLate?: () => void,
+): Promise<LoadedList> {
+  let timer: NodeJS.Timeout | undefined;
+  let late = false;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      late = true;
+      const missed = new CofferError(
+        'UPSTREAM_TIMEOUT',
+        `Upstream "${server.name}" did not list its ${kind.field} in time`,
+        { data: { server: server.name } },
+      );
+      deps.states.failed(server.name, missed);
+      reject(missed);
+    }, deps.listTimeoutMs);
+  });
+  list.then(
+    () => {
+      if (late) onLate?.();
+    },
+    () => undefined,
+  );
+  try {
+    return await Promise.race([list, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The connection one attempt used, so a failure evicts that one and no other. */
 interface Used {
   connection?: UpstreamConnection;
@@ -77,59 +115,16 @@ async function fetchOnce(
   kind: CapabilityKind,
   used: Used,
 ): Promise<JsonObject[] | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(listTimeout(server, kind));
-    }, deps.listTimeoutMs);
-  });
+  const pending = deps.pool.get(server);
+  if (deps.pool.isConnecting(server.name)) deps.states.starting(server.name, pending);
+  const connection = await pending;
+  used.connection = connection;
   try {
-    const work = (async () => {
-      const pending = deps.pool.get(server);
-      if (deps.pool.isConnecting(server.name)) deps.states.starting(server.name, pending);
-      const connection = await pending;
-      used.connection = connection;
-      try {
-        return await fetchList(connection, kind, deps.listTimeoutMs);
-      } catch (error) {
-        if (isMethodNotFound(error)) return [];
-        throw error;
-      }
-    })();
-    work.then(
-      () => {
-        if (timedOut) deps.onLateList?.(server.name, kind);
-      },
-      () => undefined,
-    );
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
+    return await fetchList(connection, kind, deps.listTimeoutMs);
+  } catch (error) {
+    if (isMethodNotFound(error)) return [];
+    throw error;
   }
-}
-
-/** Errors of the list deadline itself, as opposed to a handshake or request timeout. */
-const listTimeouts = new WeakSet<CofferError>();
-
-function listTimeout(server: ServerRecord, kind: CapabilityKind): CofferError {
-  const error = new CofferError(
-    'UPSTREAM_TIMEOUT',
-    `Upstream "${server.name}" did not list its ${kind.field} in time`,
-    { data: { server: server.name } },
-  );
-  listTimeouts.add(error);
-  return error;
-}
-
-/**
- * The list deadline passed while the work went on: the upstream may still be starting
- * (its connect is shared, not abandoned), so asking again can succeed where a failed
- * handshake, which ended the process, would only fail again.
- */
-export function isListTimeout(error: unknown): boolean {
-  return error instanceof CofferError && listTimeouts.has(error);
 }
 
 function noteFailure(deps: ListLoaderDeps, server: ServerRecord, error: unknown): CofferError {

@@ -3,7 +3,12 @@ import type { CapabilityType } from '../domain/capability.js';
 import type { Clock, JsonObject } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { capabilityKinds, type CapabilityKind } from './capability-kinds.js';
-import { isListTimeout, loadList, type ListLoaderDeps, type LoadedList } from './list-loader.js';
+import {
+  loadList,
+  withinListDeadline,
+  type ListLoaderDeps,
+  type LoadedList,
+} from './list-loader.js';
 import { exposeAppLinks, opensApp } from './mcp-apps.js';
 import type { Namespace } from './namespace.js';
 
@@ -28,6 +33,12 @@ export interface SessionCatalogDeps extends ListLoaderDeps {
   readonly namespace: Namespace;
   readonly clock: Clock;
   readonly ttlMs: number;
+  /**
+   * A list that missed the list deadline arrived after all (an upstream slow to start: a
+   * first `npx` download): the session tells its client to list again, or it would never
+   * see it.
+   */
+  readonly onLateList?: (server: string, kind: CapabilityKind) => void;
   /** The enabled servers this session serves. */
   readonly servers: () => Promise<readonly ServerRecord[]>;
 }
@@ -50,6 +61,8 @@ export class SessionCatalog {
    * call to Coffer as it is: such a name routes to the one app server that has it.
    */
   private readonly appTools = new Map<string, { server: ServerRecord; keys: Set<string> }>();
+  /** Loads whose late arrival is already watched for: it is announced once. */
+  private readonly lateAnnounced = new WeakSet<Promise<LoadedList>>();
 
   constructor(private readonly deps: SessionCatalogDeps) {}
 
@@ -74,7 +87,7 @@ export class SessionCatalog {
     const lists = await Promise.all(
       servers.map(async (server) => ({
         server,
-        list: await this.load(server, kind).catch(() => undefined),
+        list: await this.withinDeadline(server, kind).catch(() => undefined),
       })),
     );
     const result: ServerItems[] = [];
@@ -124,9 +137,12 @@ export class SessionCatalog {
     const candidates =
       parsed === undefined ? servers : servers.filter((s) => s.name === parsed.server);
     if (fresh) for (const server of candidates) this.cache.delete(cacheKey(server.name, kind.type));
+    // The server a name belongs to is waited for while it starts (its connect deadline
+    // bounds that): the call is for it. A name no server claims waits no longer than a
+    // listing would.
     const failures = await Promise.all(
       candidates.map((server) =>
-        this.load(server, kind).then(
+        (parsed === undefined ? this.withinDeadline(server, kind) : this.load(server, kind)).then(
           () => undefined,
           (error: unknown) => toCofferError(error),
         ),
@@ -140,10 +156,9 @@ export class SessionCatalog {
       return { server, key: parsed.key };
     // The named server could not list (unreachable, process limit, failed start): say
     // why, not "unknown". The load just failed (failures are never cached, and the loader
-    // has retried what a fresh connection could cure), so relisting would only wait
-    // twice; except past the list deadline, while its start still goes on.
+    // has retried what a fresh connection could cure), so relisting would only wait twice.
     const failure = parsed === undefined ? undefined : failures[0];
-    if (failure !== undefined && (fresh || !isListTimeout(failure))) throw failure;
+    if (failure !== undefined) throw failure;
     return undefined;
   }
 
@@ -192,6 +207,19 @@ export class SessionCatalog {
     const owners = [...this.appTools.values()].filter((entry) => entry.keys.has(name));
     const owner = owners.length === 1 ? owners[0] : undefined;
     return owner === undefined ? undefined : { server: owner.server, key: name };
+  }
+
+  /**
+   * A server's list, or its absence once the list deadline passes. Its load goes on; one
+   * that arrives late is announced once (onLateList), however many listings gave up on it.
+   */
+  private withinDeadline(server: ServerRecord, kind: CapabilityKind): Promise<LoadedList> {
+    const list = this.load(server, kind);
+    if (this.lateAnnounced.has(list)) return withinListDeadline(this.deps, server, kind, list);
+    this.lateAnnounced.add(list);
+    return withinListDeadline(this.deps, server, kind, list, () =>
+      this.deps.onLateList?.(server.name, kind),
+    );
   }
 
   private cached(server: string, kind: CapabilityKind): Promise<LoadedList> | undefined {

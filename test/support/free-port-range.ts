@@ -30,3 +30,12 @@ export async function freePortRange(size = 3): Promise<{ lo: number; hi: number;
   }
   throw new Error('no free port range found');
 }
+
+/**
+ * One free port for a server a test restarts on the same port (after a kill): a port from
+ * `listen(0)` is in the ephemeral range, where an outgoing connection can take it between
+ * the kill and the new bind (EADDRINUSE on a busy machine).
+ */
+export async function freeRestartPort(): Promise<number> {
+  return (await freePortRange(1)).lo;
+}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ensureDaemon } from '../../discovery/ensure-daemon.js';
+import { DEFAULT_ENSURE_TIMEOUT_MS, ensureDaemon } from '../../discovery/ensure-daemon.js';
 import { inspectDaemon, type DaemonState } from '../../discovery/inspect-daemon.js';
 import { isProcessAlive } from '../../discovery/process-check.js';
 import { CofferError } from '../../domain/errors.js';
@@ -118,7 +118,12 @@ export function registerDaemonCommands(program: Command, context: CliContext): v
   program
     .command('start')
     .description('start the Coffer daemon in the background and print its MCP endpoint')
-    .option('--timeout <seconds>', 'how long to wait for it to serve', parseSeconds, 15)
+    .option(
+      '--timeout <seconds>',
+      'how long to wait for it to serve',
+      parseSeconds,
+      DEFAULT_ENSURE_TIMEOUT_MS / 1000,
+    )
     .action(async (options: { timeout: number }) => {
       const daemon = await ensureDaemon(context.paths, {
         env: context.env,

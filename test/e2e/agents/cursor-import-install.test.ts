@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePortRange } from '../../support/free-port-range.js';
 import { cofferBin, repoRoot } from '../../support/running-daemon.js';
+import { toolsOnceListed } from '../../support/listed-tools.js';
 
 const FIXTURE = join(repoRoot, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
 const TOKEN = 'e2e-tok-3f9a1c7d5b2e';
@@ -165,8 +166,8 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     });
     client = new Client({ name: 'cursor-e2e', version: '1.0.0' });
     await client.connect(transport);
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toContain('fixture__echo');
+    // The daemon starts the fixture on this first list: listed once started (list_changed).
+    await toolsOnceListed(client, ['fixture__echo']);
 
     const echoed = await client.callTool({ name: 'fixture__echo', arguments: { hello: 'agents' } });
     expect(JSON.stringify(echoed.content)).toContain('agents');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { toolsOnceListed } from '../../support/listed-tools.js';
 
 const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
@@ -24,7 +25,7 @@ describe('a slow upstream in an aggregated list', () => {
     await register(daemon, 'fast', ['--scenario', 'basic']);
     const client = await daemon.client();
     // Spawn the fast upstream first, so a loaded test machine cannot make IT the slow one.
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('fast__echo');
+    await toolsOnceListed(client, ['fast__echo']);
     await register(daemon, 'sluggish', ['--scenario', 'slow', '--init-delay-ms', '60000']);
 
     const { tools } = await client.listTools();

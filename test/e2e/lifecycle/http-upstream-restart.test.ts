@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureHttp, type FixtureHttp } from '../../support/fixture-process.js';
+import { freeRestartPort } from '../../support/free-port-range.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { textOf } from '../../support/tool-result.js';
 
@@ -31,7 +32,7 @@ describe('an HTTP upstream restarted between two calls', () => {
   });
 
   async function setUp(): Promise<{ daemon: RunningDaemon; first: FixtureHttp }> {
-    const first = await startFixtureHttp();
+    const first = await startFixtureHttp(['--http', String(await freeRestartPort())]);
     fixtures.push(first);
     daemon = await startDaemon();
     const added = await daemon.api('POST', '/servers', {

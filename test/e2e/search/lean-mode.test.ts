@@ -5,6 +5,7 @@ import { eventually } from '../../support/eventually.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { upstreamLogCount } from '../../support/upstream-log.js';
 import { addFixture, clientAt, rpcError, searchTools } from './search-support.js';
+import { toolsOnceListed } from '../../support/listed-tools.js';
 
 const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
 const textOf = (result: unknown) =>
@@ -110,8 +111,7 @@ describe('lean mode through the real daemon', () => {
         'coffer__call_tool',
       ]);
       const full = await clientAt(leanDaemon, '?mode=full', 'full');
-      const listed = names((await full.listTools()).tools);
-      expect(listed).toContain('fixture__echo');
+      const listed = await toolsOnceListed(full, ['fixture__echo']);
       expect(listed).toContain('coffer__search_tools');
       await full.close();
     } finally {

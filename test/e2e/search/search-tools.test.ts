@@ -10,6 +10,7 @@ import {
   setToolEnabled,
   type FoundTool,
 } from './search-support.js';
+import { toolsOnceListed } from '../../support/listed-tools.js';
 
 const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
 
@@ -31,8 +32,8 @@ describe('coffer__search_tools through the real daemon', () => {
   afterAll(() => daemon?.stop());
 
   it('is listed next to the upstream tools, with a description that says when to use it', async () => {
+    await toolsOnceListed(client, ['fixture__echo']);
     const { tools } = await client.listTools();
-    expect(names(tools)).toContain('fixture__echo');
     const search = tools.find((tool) => tool.name === 'coffer__search_tools');
     expect(search?.description).toMatch(/no tool you can see obviously fits/);
     expect(search?.inputSchema.required).toEqual(['query']);

@@ -51,7 +51,8 @@ export function loginLink(daemon: RunningDaemon): Promise<string> {
     execFile(
       process.execPath,
       [cofferBin, 'ui', '--no-open'],
-      { env: daemon.env, timeout: 30_000 },
+      // Only ends a run that hangs: a CLI start on a busy machine takes a while.
+      { env: daemon.env, timeout: 60_000 },
       (error, stdout, stderr) => {
         if (error !== null) reject(new Error(`coffer ui failed: ${stderr}`));
         else resolve(stdout.trim());

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
+import { toolsOnceListed } from '../../support/listed-tools.js';
 
 /**
  * The web UI as a user drives it, in Debian's Chromium: log in through `coffer ui`, add
@@ -95,7 +96,8 @@ describe('web UI in Chromium', () => {
     await capability('structured').locator('summary').click();
 
     agent = await daemon.client({ name: 'ui-e2e-agent' });
-    expect((await agent.listTools()).tools.map((t) => t.name)).toContain('fixture__echo');
+    // A new session starts its own upstream: listed once started (list_changed).
+    await toolsOnceListed(agent, ['fixture__echo']);
     const toggle = page.getByRole('switch', { name: 'Enable echo' });
     await toggle.click();
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import { freePortRange } from '../../support/free-port-range.js';
+import { freePortRange, freeRestartPort } from '../../support/free-port-range.js';
 import { startFakeDaemon, type FakeDaemon, type Recorded } from './support/fake-daemon.js';
 import { killAll, pidsWithEnv, waitUntil } from './support/processes.js';
 import { ShimClient, type Message } from './support/shim-client.js';
@@ -250,7 +250,7 @@ describe('coffer shim: session lifecycle', () => {
   });
 
   it('finds a daemon restarted on the same port with a new token', async () => {
-    const first = await fake();
+    const first = await fake(await freeRestartPort());
     const client = shim();
     await client.initialize();
     await first.kill('SIGKILL');

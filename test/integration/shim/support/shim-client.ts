@@ -86,7 +86,7 @@ export class ShimClient {
   }
 
   /** Resolves once a message satisfying `test` has arrived (or already had). */
-  async waitFor(test: (message: Message) => boolean, timeoutMs = 10_000): Promise<Message> {
+  async waitFor(test: (message: Message) => boolean, timeoutMs = 30_000): Promise<Message> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.find(test);
