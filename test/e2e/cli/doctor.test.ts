@@ -106,13 +106,16 @@ describe('coffer doctor', () => {
   });
 
   it("shows 'starting' while a slow server starts, then its counts", async () => {
-    const slow = `setTimeout(() => import(${JSON.stringify(FIXTURE)}), 1500)`;
+    // The server starts only once the test has seen it starting: no race with a busy machine.
+    const go = join(cli.env['COFFER_HOME'] ?? '', 'slow-may-start');
+    const slow = `const f = ${JSON.stringify(go)}; (function wait() { require('node:fs').existsSync(f) ? import(${JSON.stringify(FIXTURE)}) : setTimeout(wait, 50); })();`;
     expect((await cli.run('mcp', 'add', 'slow', '--', process.execPath, '-e', slow)).code).toBe(0);
     const listing = cli.run('mcp', 'list', '--tree');
     await eventually(async () => {
       const { stdout } = await cli.run('mcp', 'list');
       expect(stdout).toMatch(/slow .*starting…/);
     });
+    writeFileSync(go, '');
     expect((await listing).code).toBe(0);
     const { stdout } = await cli.run('mcp', 'list', '--json');
     const servers = (
