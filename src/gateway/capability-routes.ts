@@ -1,7 +1,7 @@
 import type { CapabilityType } from '../domain/capability.js';
 import { disabledCode, toggleFlag } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
-import type { PreferenceRepository } from '../domain/ports.js';
+import type { JsonObject, PreferenceRepository } from '../domain/ports.js';
 import type { ListingCatalog } from './lean-mode.js';
 import type { Namespace } from './namespace.js';
 import type { Route } from './session-catalog.js';
@@ -22,7 +22,7 @@ export interface CapabilityRoutesDeps {
 export class CapabilityRoutes {
   constructor(private readonly deps: CapabilityRoutesDeps) {}
 
-  async route(type: CapabilityType, exposed: string): Promise<Route> {
+  async route(type: CapabilityType, exposed: string): Promise<Route & { item?: JsonObject }> {
     const found = await this.deps.catalog.resolve(type, exposed);
     if (found === undefined) throw await this.notFound(type, exposed);
     const enabled =

@@ -4,6 +4,7 @@ import type {
   Clock,
   JsonObject,
   PreferenceRepository,
+  ToolPolicyRepository,
   UpstreamConnector,
 } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
@@ -17,6 +18,8 @@ export interface GatewayContext {
   readonly serverInfo: { name: string; version: string };
   readonly connector: UpstreamConnector;
   readonly preferences: PreferenceRepository;
+  /** Approval policies (issue 20); absent: no tool is asked for or denied. */
+  readonly policies?: ToolPolicyRepository;
   readonly activity: ActivitySink;
   readonly states: ServerStates;
   readonly clock: Clock;

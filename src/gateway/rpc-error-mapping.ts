@@ -20,6 +20,9 @@ const jsonRpcCode: Partial<Record<CofferCode, number>> = {
   UPSTREAM_SESSION_EXPIRED: -32010,
   AUTH_REQUIRED: -32011,
   PROCESS_LIMIT_REACHED: -32012,
+  TOOL_DENIED: ErrorCode.InvalidParams,
+  APPROVAL_REQUIRED: -32013,
+  CALL_DECLINED: -32014,
 };
 
 export interface JsonRpcErrorShape extends Error {

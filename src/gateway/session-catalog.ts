@@ -115,7 +115,7 @@ export class SessionCatalog {
   async resolve(
     type: CapabilityType,
     exposed: string,
-  ): Promise<(Route & { enabled: boolean | undefined }) | undefined> {
+  ): Promise<(Route & { enabled: boolean | undefined; item?: JsonObject }) | undefined> {
     const kind = capabilityKinds[type];
     // A miss on a cached list may be a capability the upstream added since: relist once.
     const route =
@@ -124,7 +124,12 @@ export class SessionCatalog {
       (await this.discover(kind, exposed, true));
     if (route === undefined) return undefined;
     const list = await this.cached(route.server.name, kind)?.catch(() => undefined);
-    return { ...route, enabled: list?.enabled.get(route.key) };
+    const item = list?.items.find((candidate) => kind.keyOf(candidate) === route.key);
+    return {
+      ...route,
+      enabled: list?.enabled.get(route.key),
+      ...(item === undefined ? {} : { item }),
+    };
   }
 
   private async discover(

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../domain/ports.js';
 import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
+import { ApprovalGate } from './approval-gate.js';
 import { BuiltinCalls } from './builtin-calls.js';
 import { CallAudit, type Caller } from './call-audit.js';
 import { CapabilityRoutes } from './capability-routes.js';
@@ -38,6 +39,7 @@ export interface SessionParts {
   readonly relay: TargetRelay;
   readonly builtins: BuiltinCalls | undefined;
   readonly logs: LogRelay;
+  readonly approval: ApprovalGate | undefined;
 }
 
 /** Wires the parts of one session; each is its own file and its own test. */
@@ -67,7 +69,10 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     only !== undefined
       ? catalog
       : toolSurface(catalog, hooks.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
+  const approval =
+    context.policies === undefined ? undefined : new ApprovalGate(context.policies, hooks.client);
   const relay = new TargetRelay({
+    ...(approval === undefined ? {} : { approval }),
     routes: new CapabilityRoutes({
       catalog: listing,
       preferences: context.preferences,
@@ -87,7 +92,7 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
           callTool: (params, routed) =>
             relay.relay('tools/call', { type: 'tool', field: 'name' }, params, routed),
         });
-  return { pool, catalog, listing, relay, builtins, logs };
+  return { pool, catalog, listing, relay, builtins, logs, approval };
 }
 
 function createPool(

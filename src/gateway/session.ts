@@ -14,6 +14,7 @@ import { sessionMethods } from './router/session-methods.js';
 import { SerializedResults } from './serialized-results.js';
 import { SessionActivity } from './session-activity.js';
 import { createSessionParts } from './session-parts.js';
+import type { ApprovalGate } from './approval-gate.js';
 import type { Caller } from './call-audit.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 import type { SessionCatalog } from './session-catalog.js';
@@ -71,6 +72,7 @@ export class Session {
   readonly activity: SessionActivity;
   readonly scope: SessionScope;
   private readonly catalog: SessionCatalog;
+  private readonly approval: ApprovalGate | undefined;
   private readonly router: MessageRouter;
   private readonly notifier: DownstreamNotifier;
   private readonly outbound: DownstreamRequests;
@@ -108,6 +110,7 @@ export class Session {
     });
     this.pool = parts.pool;
     this.catalog = parts.catalog;
+    this.approval = parts.approval;
     const results = new SerializedResults();
     this.router = new MessageRouter({
       methods: sessionMethods({
@@ -182,6 +185,7 @@ export class Session {
   /** Capabilities of `server` changed (a preference, a refresh): relist and tell the client. */
   capabilitiesChanged(server?: string): void {
     this.catalog.invalidate(server);
+    this.approval?.forget(server);
     for (const method of LIST_CHANGED) this.notifier.notify(method);
   }
 

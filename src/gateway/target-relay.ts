@@ -2,6 +2,7 @@ import type { CapabilityType } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/ports.js';
 import { currentTrace, traceparent } from '../observability/trace-context.js';
+import type { ApprovalGate } from './approval-gate.js';
 import type { AuditTarget, CallAudit } from './call-audit.js';
 import type { CapabilityRoutes } from './capability-routes.js';
 import type { Namespace } from './namespace.js';
@@ -19,6 +20,8 @@ export interface TargetRelayDeps {
   readonly upstream: UpstreamForward;
   readonly audit: CallAudit;
   readonly namespace: Namespace;
+  /** Approval before tools/call (issue 20); absent: every enabled tool runs. */
+  readonly approval?: ApprovalGate;
 }
 
 /**
@@ -44,6 +47,15 @@ export class TargetRelay {
     try {
       const route = await this.deps.routes.route(target.type, exposed);
       audited = { server: route.server.name, key: route.key };
+      if (method === 'tools/call')
+        await this.deps.approval?.check({
+          server: route.server.name,
+          key: route.key,
+          tool: route.item,
+          arguments: params?.['arguments'],
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+        });
       const renamed = withTraceparent({ ...params, [target.field]: route.key });
       const result = await this.deps.upstream.forward(route.server, method, renamed, options);
       this.deps.audit.record(method, target.type, audited, started, undefined);

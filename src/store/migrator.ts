@@ -8,6 +8,7 @@ import {
 import { CofferError } from '../domain/errors.js';
 import { translateStoreError } from './sqlite-errors.js';
 import { initial } from './migrations/0001-initial.js';
+import { toolPolicies } from './migrations/0002-tool-policies.js';
 
 /**
  * Migrations are listed here, not found by globbing a directory: the same code runs
@@ -16,6 +17,7 @@ import { initial } from './migrations/0001-initial.js';
  */
 const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
+  '0002-tool-policies': toolPolicies,
 };
 
 const provider: MigrationProvider = {

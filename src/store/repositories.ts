@@ -3,12 +3,14 @@ import { SqliteActivityRepository } from './activity-repository.js';
 import type { Store } from './database.js';
 import { SqlitePreferenceRepository } from './preference-repository.js';
 import { SqliteServerRepository } from './server-repository.js';
+import { SqliteToolPolicyRepository } from './tool-policy-repository.js';
 import { SqliteUpstreamProcessRepository } from './upstream-process-repository.js';
 
 /** Everything the daemon wires from the store: one repository per domain port. */
 export interface Repositories {
   readonly servers: SqliteServerRepository;
   readonly preferences: SqlitePreferenceRepository;
+  readonly policies: SqliteToolPolicyRepository;
   readonly activity: SqliteActivityRepository;
   readonly upstreamProcesses: SqliteUpstreamProcessRepository;
 }
@@ -18,6 +20,7 @@ export function createRepositories(store: Store, clock: Clock = systemClock): Re
   return {
     servers: new SqliteServerRepository(store.db, clock),
     preferences: new SqlitePreferenceRepository(store.db, clock),
+    policies: new SqliteToolPolicyRepository(store.db, clock),
     activity: new SqliteActivityRepository(store.db, clock),
     upstreamProcesses: new SqliteUpstreamProcessRepository(store.db, clock),
   };

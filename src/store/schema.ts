@@ -1,3 +1,4 @@
+import type { ToolPolicy } from '../domain/tool-policy.js';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { ActivityOutcome } from '../domain/ports.js';
 import type { CapabilityType } from '../domain/capability.js';
@@ -48,6 +49,19 @@ export interface McpCapabilityPreferencesTable {
   last_seen_at: string;
 }
 
+export interface McpToolPoliciesTable {
+  resource_id: number;
+  tool_key: string;
+  policy: ToolPolicy;
+  updated_at: string;
+}
+
+export interface McpServerPoliciesTable {
+  resource_id: number;
+  destructive_policy: ToolPolicy;
+  updated_at: string;
+}
+
 export interface ActivityTable {
   id: Generated<number>;
   at: string;
@@ -76,6 +90,8 @@ export interface UpstreamProcessesTable {
 export interface Database {
   mcp_servers: McpServersTable;
   mcp_capability_preferences: McpCapabilityPreferencesTable;
+  mcp_tool_policies: McpToolPoliciesTable;
+  mcp_server_policies: McpServerPoliciesTable;
   activity: ActivityTable;
   upstream_processes: UpstreamProcessesTable;
 }

@@ -1,6 +1,7 @@
 /** Ports the store implements (src/store): servers, preferences, activity, process records. */
 import type { CapabilityPreference, CapabilityType } from '../capability.js';
 import type { ServerDefinition, ServerRecord } from '../server-definition.js';
+import type { ServerPolicies, ToolPolicy } from '../tool-policy.js';
 
 /** Editable fields of a server; the name is its identity and cannot change. */
 export type ServerPatch = Partial<Omit<ServerDefinition, 'name'>>;
@@ -42,6 +43,14 @@ export interface PreferenceRepository {
 }
 
 export type ActivityOutcome = 'ok' | 'error';
+
+/** The user's approval policies (issue 20): per tool, and per server for destructive tools. */
+export interface ToolPolicyRepository {
+  forServer(server: string): Promise<ServerPolicies>;
+  /** `null` forgets the tool's own policy: its annotations decide again. */
+  setTool(server: string, key: string, policy: ToolPolicy | null): Promise<void>;
+  setDestructive(server: string, policy: ToolPolicy): Promise<void>;
+}
 
 export interface ActivityEntry {
   readonly at: string;
