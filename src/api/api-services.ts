@@ -13,6 +13,7 @@ import type {
   ServerRepository,
   SessionNotifier,
   ToolRunner,
+  ToolPolicyRepository,
   ToolSearch,
 } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
@@ -49,4 +50,6 @@ export interface ApiServices {
   readonly budget?: ContextBudgetReader;
   /** Agent config files (/agents); the routes answer 404 when absent. */
   readonly agents?: AgentSetup;
+  /** Approval policies (/servers/:name/policies); the routes answer 404 when absent. */
+  readonly policies?: ToolPolicyRepository;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   createServerSchema,
   patchServerSchema,
+  setPoliciesSchema,
   toggleCapabilitiesSchema,
 } from './request-schemas.js';
 import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
@@ -88,6 +89,17 @@ const operations: Record<string, Record<string, Operation>> = {
       summary: 'Enable or disable one or many capabilities',
       body: toggleCapabilitiesSchema,
       ok: [200, '{changed}'],
+    },
+  },
+  '/servers/{name}/policies': {
+    get: {
+      summary: 'Approval policies: each tool, whether destructive, and what applies',
+      ok: [200, '{server, destructive, tools: [{key, policy, destructive, effective}]}'],
+    },
+    post: {
+      summary: "Set the destructive default and tools' own policies (null forgets one)",
+      body: setPoliciesSchema,
+      ok: [200, '{server, destructive, tools}'],
     },
   },
   '/servers/{name}/refresh': {

@@ -1,3 +1,4 @@
+import { toolPolicies } from '../domain/tool-policy.js';
 import { z } from 'zod';
 import { capabilityTypes } from '../domain/capability.js';
 import { serverDefinitionSchema } from '../domain/server-definition.js';
@@ -50,3 +51,23 @@ export const toggleCapabilitiesSchema = z
   .strict();
 
 export type ToggleCapabilitiesInput = z.output<typeof toggleCapabilitiesSchema>;
+
+const policySchema = z.enum(toolPolicies);
+
+/** POST /servers/:name/policies: the destructive default, and tools' own policies (null: forget). */
+export const setPoliciesSchema = z
+  .object({
+    destructive: policySchema.optional(),
+    tools: z
+      .record(
+        z.string().min(1, 'a tool name must not be empty').max(MAX_KEY_LENGTH),
+        policySchema.nullable(),
+      )
+      .refine((tools) => Object.keys(tools).length <= MAX_TOGGLE_KEYS, {
+        message: `at most ${MAX_TOGGLE_KEYS} tools per request`,
+      })
+      .optional(),
+  })
+  .strict();
+
+export type SetPoliciesInput = z.output<typeof setPoliciesSchema>;

@@ -111,6 +111,7 @@ export const createServices: CreateServices = async ({
     serverInfo: { name: 'coffer', version },
     connector,
     preferences: repositories.preferences,
+    policies: repositories.policies,
     activity: recorder,
     states,
     clock,

@@ -4,6 +4,7 @@ import { registerMcpAdd } from './mcp-add.js';
 import { registerMcpInspect } from './mcp-inspect.js';
 import { registerMcpList } from './mcp-list.js';
 import { registerMcpLogin } from './mcp-login.js';
+import { registerMcpPolicy } from './mcp-policy.js';
 import { registerMcpToggle } from './mcp-toggle.js';
 
 /**
@@ -18,6 +19,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
   registerMcpAdd(mcp, context);
   registerMcpList(mcp, context);
   registerMcpToggle(mcp, context);
+  registerMcpPolicy(mcp, context);
   registerMcpInspect(mcp, context);
   registerMcpLogin(mcp, context);
 }
