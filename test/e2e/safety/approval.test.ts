@@ -62,7 +62,8 @@ describe('approval before destructive tools (issue 20)', () => {
     await call(client, 'notes__echo');
     await call(client, 'notes__wipe_notes');
     expect(asked).toHaveLength(1);
-    expect(ran(daemon, 'wipe_notes')).toBe(1);
+    // The daemon writes the upstream's stderr to its log as it comes: wait for the line.
+    await expect.poll(() => ran(daemon, 'wipe_notes')).toBe(1);
     await client.close();
   });
 
