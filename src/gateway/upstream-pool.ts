@@ -36,6 +36,9 @@ export class UpstreamPool {
   ) {}
 
   get(definition: ServerDefinition): Promise<UpstreamConnection> {
+    // A closed pool starts nothing: a list retrying after closeAll aborted its connect
+    // would spawn a process nobody closes (it lived until the connect deadline).
+    if (this.closing) return Promise.reject(new Error('session closed'));
     const existing = this.connections.get(definition.name);
     if (existing !== undefined) return existing;
     const pending = this.open(definition);
