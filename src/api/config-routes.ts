@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { CofferError } from '../domain/errors.js';
 import { exportConfig, parseConfigFile } from '../domain/config-file.js';
 import {
   planConfigImport,
@@ -8,6 +9,7 @@ import {
 } from '../domain/config-plan.js';
 import type { CapabilityPreference } from '../domain/capability.js';
 import type { ServerDefinition, ServerRecord } from '../domain/server-definition.js';
+import type { ServerPolicies } from '../domain/tool-policy.js';
 import type { SecretRef, ServerPatch } from '../domain/ports.js';
 import { recordAdmin } from './admin-audit.js';
 import { announce } from './announce.js';
@@ -24,7 +26,13 @@ export function configRoutes(services: ApiServices): Hono {
 
   app.get('/config', async (c) => {
     const servers = await services.servers.list();
-    return c.json(exportConfig(servers, await preferencesOf(services, servers)));
+    return c.json(
+      exportConfig(
+        servers,
+        await preferencesOf(services, servers),
+        await policiesOf(services, servers),
+      ),
+    );
   });
 
   app.post('/config/import', async (c) => {
@@ -34,6 +42,7 @@ export function configRoutes(services: ApiServices): Hono {
       ...parsed,
       current,
       preferences: await preferencesOf(services, current),
+      currentPolicies: await policiesOf(services, current),
       secrets: await storedSecrets(services),
     });
     const dryRun = ['1', 'true'].includes(c.req.query('dry_run') ?? '');
@@ -56,6 +65,19 @@ async function preferencesOf(
   return new Map(entries);
 }
 
+/** Without a policy store (some test setups) the file gets none and an import sets none. */
+async function policiesOf(
+  services: ApiServices,
+  servers: readonly ServerRecord[],
+): Promise<Map<string, ServerPolicies>> {
+  const repository = services.policies;
+  if (repository === undefined) return new Map();
+  const entries = await Promise.all(
+    servers.map(async (server) => [server.name, await repository.forServer(server.name)] as const),
+  );
+  return new Map(entries);
+}
+
 /** Names only; without a secret store every referenced secret counts as missing. */
 async function storedSecrets(services: ApiServices): Promise<SecretRef[]> {
   return (await services.secrets?.list()) ?? [];
@@ -67,6 +89,10 @@ async function apply(
   plan: ConfigImportPlan,
   definitions: readonly ServerDefinition[],
 ): Promise<void> {
+  if (services.policies === undefined && plan.changes.some((change) => change.policies.length > 0))
+    throw new CofferError('NOT_FOUND', 'This daemon keeps no approval policies', {
+      hint: 'remove `policies` from the file, or import into a daemon that has them',
+    });
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   let changed = false;
   for (const change of plan.changes) {
@@ -99,5 +125,17 @@ async function applyChange(
   }
   for (const { type, key, enabled } of change.capabilities)
     await services.preferences.setEnabled(change.server, type, [key], enabled);
-  if (change.capabilities.length > 0) services.notifier.capabilitiesChanged(change.server);
+  await applyPolicies(services, change);
+  // Live sessions list and gate tools by switches and policies: they must see the new ones.
+  if (change.capabilities.length > 0 || change.policies.length > 0)
+    services.notifier.capabilitiesChanged(change.server);
+}
+
+async function applyPolicies(services: ApiServices, change: ServerChange): Promise<void> {
+  const repository = services.policies;
+  if (repository === undefined) return; // refused before anything was written (apply)
+  for (const { tool, policy } of change.policies) {
+    if (tool === null) await repository.setDestructive(change.server, policy);
+    else await repository.setTool(change.server, tool, policy);
+  }
 }

@@ -215,7 +215,7 @@ const operations: Record<string, Record<string, Operation>> = {
   '/config': {
     get: {
       summary:
-        'The declarative configuration (docs/CONFIG.md): servers and switches, secrets by name only',
+        'The declarative configuration (docs/CONFIG.md): servers, switches and approval policies, secrets by name only',
       ok: [200, 'ConfigFile'],
     },
   },

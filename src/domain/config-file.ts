@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { capabilityTypes, type CapabilityPreference, type CapabilityType } from './capability.js';
-import { DEFINITION_FIELDS, type CapabilitySwitches } from './config-plan.js';
+import { DEFINITION_FIELDS, type CapabilitySwitches, type ConfigPolicies } from './config-plan.js';
 import { CofferError } from './errors.js';
 import {
   serverDefinitionSchema,
   type ServerDefinition,
   type ServerRecord,
 } from './server-definition.js';
+import { toolPolicies, type ServerPolicies } from './tool-policy.js';
 
 /**
  * The declarative configuration a user keeps in dotfiles (`coffer config export` /
  * `import`, docs/CONFIG.md): servers by name, each with its definition and the
- * capability switches that differ from its default. Secrets appear by NAME only
+ * capability switches that differ from its default, and its approval policies (the
+ * default for destructive tools, each tool's own policy). Secrets appear by NAME only
  * (`secret_env`, `secret_headers`): values stay in the keychain of each machine.
  */
 export const CONFIG_VERSION = 1;
@@ -21,6 +23,8 @@ type Switches = CapabilitySwitches;
 export interface ConfigServer extends Omit<ServerDefinition, 'name'> {
   /** Capabilities switched away from the server's default (auto_enable_new_capabilities). */
   readonly capabilities?: Switches;
+  /** Approval policies; absent in files written before they existed (then left alone). */
+  readonly policies?: ConfigPolicies;
 }
 
 export interface ConfigFile {
@@ -34,6 +38,17 @@ const switchesSchema = z
       capabilityTypes.map((type) => [type, z.record(z.string().min(1), z.boolean()).optional()]),
     ) as Record<CapabilityType, z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodBoolean>>>,
   )
+  .strict();
+
+const policySchema = z.enum(toolPolicies, {
+  error: `a policy must be one of ${toolPolicies.join(', ')}`,
+});
+
+const policiesSchema = z
+  .object({
+    destructive: policySchema.optional(),
+    tools: z.record(z.string().min(1, 'a tool name must not be empty'), policySchema).optional(),
+  })
   .strict();
 
 const fileSchema = z
@@ -76,25 +91,44 @@ function check<S extends z.ZodType>(schema: S, value: unknown, prefix: string): 
 export function parseConfigFile(value: unknown): {
   readonly definitions: readonly ServerDefinition[];
   readonly switches: ReadonlyMap<string, Switches>;
+  readonly policies: ReadonlyMap<string, ConfigPolicies>;
 } {
   const file = check(fileSchema, value, '');
   const definitions: ServerDefinition[] = [];
   const switches = new Map<string, Switches>();
+  const policies = new Map<string, ConfigPolicies>();
   for (const [name, entry] of Object.entries(file.servers)) {
-    const { capabilities, ...definition } = entry;
+    const { capabilities, policies: own, ...definition } = entry;
     const prefix = `servers.${name}`;
     if ('name' in definition) throw invalid(`${prefix}.name`, 'the name is the key of the entry');
     definitions.push(check(serverDefinitionSchema, { ...definition, name }, prefix));
     if (capabilities !== undefined)
       switches.set(name, check(switchesSchema, capabilities, `${prefix}.capabilities`));
+    if (own !== undefined) policies.set(name, check(policiesSchema, own, `${prefix}.policies`));
   }
-  return { definitions, switches };
+  return { definitions, switches, policies };
+}
+
+/**
+ * The destructive default is always written, even when it is the default `ask`: every
+ * server has one on every machine, so a file that states it makes the other machine's
+ * match, and a looser `allow` set there earlier cannot survive an import unnoticed.
+ */
+function policiesEntry(policies: ServerPolicies | undefined): ConfigPolicies | undefined {
+  if (policies === undefined) return undefined;
+  const tools = Object.fromEntries(
+    [...policies.tools].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+  return Object.keys(tools).length === 0
+    ? { destructive: policies.destructive }
+    : { destructive: policies.destructive, tools };
 }
 
 /** The file for what is registered now: definitions, and switches that differ from the default. */
 export function exportConfig(
   servers: readonly ServerRecord[],
   preferences: ReadonlyMap<string, readonly CapabilityPreference[]>,
+  policies: ReadonlyMap<string, ServerPolicies>,
 ): ConfigFile {
   const entries: Record<string, ConfigServer> = {};
   for (const record of [...servers].sort((a, b) => a.name.localeCompare(b.name))) {
@@ -109,8 +143,12 @@ export function exportConfig(
       if (preference.enabled === record.auto_enable_new_capabilities) continue;
       (switches[preference.type] ??= {})[preference.key] = preference.enabled;
     }
-    entries[name] =
-      Object.keys(switches).length === 0 ? definition : { ...definition, capabilities: switches };
+    const own = policiesEntry(policies.get(name));
+    entries[name] = {
+      ...definition,
+      ...(Object.keys(switches).length === 0 ? {} : { capabilities: switches }),
+      ...(own === undefined ? {} : { policies: own }),
+    };
   }
   return { coffer_config: CONFIG_VERSION, servers: entries };
 }

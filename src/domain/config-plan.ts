@@ -1,6 +1,7 @@
 import type { CapabilityPreference, CapabilityType } from './capability.js';
 import type { SecretRef } from './ports/secret-store-port.js';
 import type { ServerDefinition, ServerRecord } from './server-definition.js';
+import { DEFAULT_DESTRUCTIVE_POLICY, type ServerPolicies, type ToolPolicy } from './tool-policy.js';
 
 /**
  * What importing a config file would change, computed before anything is written: the
@@ -14,12 +15,22 @@ export interface CapabilitySwitch {
   readonly enabled: boolean;
 }
 
+/** One approval policy an import sets. */
+export interface PolicyChange {
+  /** The tool whose own policy this is; null for the server's default for destructive tools. */
+  readonly tool: string | null;
+  readonly policy: ToolPolicy;
+  /** The policy before; null when the tool had no own policy (the change adds one). */
+  readonly was: ToolPolicy | null;
+}
+
 export interface ServerChange {
   readonly server: string;
   readonly action: 'add' | 'update' | 'unchanged';
   /** The definition fields an update changes. */
   readonly fields: readonly (keyof ServerDefinition)[];
   readonly capabilities: readonly CapabilitySwitch[];
+  readonly policies: readonly PolicyChange[];
 }
 
 export interface MissingSecret {
@@ -42,11 +53,23 @@ export type CapabilitySwitches = {
   [type in CapabilityType]?: Record<string, boolean> | undefined;
 };
 
+/**
+ * The approval policies a config file sets for one server. What it leaves out is left
+ * alone: a file without `policies` (written before they existed) changes none.
+ */
+export interface ConfigPolicies {
+  readonly destructive?: ToolPolicy | undefined;
+  readonly tools?: Readonly<Record<string, ToolPolicy>> | undefined;
+}
+
 export interface PlanInput {
   readonly definitions: readonly ServerDefinition[];
   readonly switches: ReadonlyMap<string, CapabilitySwitches>;
+  readonly policies: ReadonlyMap<string, ConfigPolicies>;
   readonly current: readonly ServerRecord[];
   readonly preferences: ReadonlyMap<string, readonly CapabilityPreference[]>;
+  /** The policies stored now, for the registered servers. */
+  readonly currentPolicies: ReadonlyMap<string, ServerPolicies>;
   readonly secrets: readonly SecretRef[];
 }
 
@@ -102,6 +125,21 @@ function switchChanges(
   return changes;
 }
 
+function policyChanges(
+  wanted: ConfigPolicies | undefined,
+  current: ServerPolicies | undefined,
+): PolicyChange[] {
+  const changes: PolicyChange[] = [];
+  const destructive = current?.destructive ?? DEFAULT_DESTRUCTIVE_POLICY;
+  if (wanted?.destructive !== undefined && wanted.destructive !== destructive)
+    changes.push({ tool: null, policy: wanted.destructive, was: destructive });
+  for (const [tool, policy] of Object.entries(wanted?.tools ?? {})) {
+    const was = current?.tools.get(tool) ?? null;
+    if (was !== policy) changes.push({ tool, policy, was });
+  }
+  return changes;
+}
+
 function missingSecrets(
   definition: ServerDefinition,
   stored: readonly SecretRef[],
@@ -134,11 +172,16 @@ export function planConfigImport(input: PlanInput): ConfigImportPlan {
       input.switches.get(definition.name),
       existing === undefined ? [] : (input.preferences.get(definition.name) ?? []),
     );
+    const policies = policyChanges(
+      input.policies.get(definition.name),
+      existing === undefined ? undefined : input.currentPolicies.get(definition.name),
+    );
+    const server = definition.name;
     if (existing === undefined)
-      return { server: definition.name, action: 'add', fields: [], capabilities };
+      return { server, action: 'add', fields: [], capabilities, policies };
     const fields = changedFields(existing, definition);
-    const action = fields.length === 0 && capabilities.length === 0 ? 'unchanged' : 'update';
-    return { server: definition.name, action, fields, capabilities };
+    const same = fields.length === 0 && capabilities.length === 0 && policies.length === 0;
+    return { server, action: same ? 'unchanged' : 'update', fields, capabilities, policies };
   });
   const named = new Set(input.definitions.map((definition) => definition.name));
   return {

@@ -53,7 +53,9 @@ export class SqliteToolPolicyRepository implements ToolPolicyRepository {
       await this.db
         .insertInto('mcp_tool_policies')
         .values({ resource_id: id, tool_key: key, policy, updated_at })
-        .onConflict((c) => c.columns(['resource_id', 'tool_key']).doUpdateSet({ policy, updated_at }))
+        .onConflict((c) =>
+          c.columns(['resource_id', 'tool_key']).doUpdateSet({ policy, updated_at }),
+        )
         .execute();
     });
   }

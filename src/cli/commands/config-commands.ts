@@ -29,7 +29,7 @@ function readConfigFile(file: string): unknown {
 export function registerConfigCommands(program: Command, context: CliContext): void {
   const config = program
     .command('config')
-    .description('keep your servers and switches in a file (dotfiles): export, import');
+    .description('keep your servers, switches and policies in a file (dotfiles): export, import');
 
   config
     .command('export')

@@ -1,20 +1,33 @@
-import type { ConfigImportPlan, ServerChange } from '../../domain/config-plan.js';
+import type { ConfigImportPlan, PolicyChange, ServerChange } from '../../domain/config-plan.js';
 import type { Colors } from './colors.js';
+
+function policyLine(change: PolicyChange): string {
+  const what = change.tool === null ? 'destructive tools' : `tool ${change.tool}`;
+  const was = change.was === null ? 'added' : `was ${change.was}`;
+  return `    policy ${what}: ${change.policy} (${was})`;
+}
+
+function changedParts(change: ServerChange): string {
+  return [
+    ...change.fields,
+    ...(change.capabilities.length > 0 ? ['switches'] : []),
+    ...(change.policies.length > 0 ? ['policies'] : []),
+  ].join(', ');
+}
 
 function changeLines(change: ServerChange, colors: Colors): string[] {
   const head =
     change.action === 'add'
       ? colors.green(`+ ${change.server}: added`)
       : change.action === 'update'
-        ? colors.yellow(
-            `~ ${change.server}: ${change.fields.length === 0 ? 'switches' : change.fields.join(', ')} changed`,
-          )
+        ? colors.yellow(`~ ${change.server}: ${changedParts(change)} changed`)
         : colors.dim(`= ${change.server}: unchanged`);
   return [
     head,
     ...change.capabilities.map(
       (item) => `    ${item.type} ${item.key}: ${item.enabled ? 'enabled' : 'disabled'}`,
     ),
+    ...change.policies.map(policyLine),
   ];
 }
 

@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('coffer config export / import', () => {
   const file = () => join(scratch, 'coffer.json');
 
-  it('exports servers, switches and secret names, never secret values', async () => {
+  it('exports servers, switches, policies and secret names, never secret values', async () => {
     const added = await source.run(
       'mcp',
       'add',
@@ -47,6 +47,14 @@ describe('coffer config export / import', () => {
     );
     expect(secret.code, secret.stderr).toBe(0);
     expect((await source.run('mcp', 'disable', 'files', '--tool', 'write_file')).code).toBe(0);
+    for (const policy of [
+      ['files', '--destructive', 'deny'],
+      ['files', '--tool', 'delete_file', 'allow'],
+      ['github', '--tool', 'merge_pr', 'ask'],
+    ]) {
+      const set = await source.run('mcp', 'policy', ...policy);
+      expect(set.code, set.stderr).toBe(0);
+    }
     const exported = await source.run('config', 'export', '--file', file());
     expect(exported.code, exported.stderr).toBe(0);
     const text = readFileSync(file(), 'utf8');
@@ -59,8 +67,13 @@ describe('coffer config export / import', () => {
           args: ['-y', 'some-server'],
           env: { MODE: 'ro' },
           capabilities: { tool: { write_file: false } },
+          policies: { destructive: 'deny', tools: { delete_file: 'allow' } },
         },
-        github: { command: 'gh-mcp', secret_env: ['GITHUB_TOKEN'] },
+        github: {
+          command: 'gh-mcp',
+          secret_env: ['GITHUB_TOKEN'],
+          policies: { destructive: 'ask', tools: { merge_pr: 'ask' } },
+        },
       },
     });
   });
@@ -70,6 +83,9 @@ describe('coffer config export / import', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('+ files: added');
     expect(dry.stdout).toContain('tool write_file: disabled');
+    expect(dry.stdout).toContain('policy destructive tools: deny (was ask)');
+    expect(dry.stdout).toContain('policy tool delete_file: allow (added)');
+    expect(dry.stdout).toContain('policy tool merge_pr: ask (added)');
     expect(dry.stdout).toContain('coffer secrets set github --env GITHUB_TOKEN');
     expect(dry.stdout).toContain('Dry run: nothing was changed.');
     const listed = await target.run('mcp', 'list', '--json');
@@ -87,6 +103,35 @@ describe('coffer config export / import', () => {
     expect(JSON.parse(reexported.stdout)).toEqual(JSON.parse(readFileSync(file(), 'utf8')));
   });
 
+  it('sets back a policy changed here, and a file without policies leaves them alone', async () => {
+    expect((await target.run('mcp', 'policy', 'files', '--tool', 'delete_file', 'deny')).code).toBe(
+      0,
+    );
+    const dry = await target.run('config', 'import', file(), '--dry-run');
+    expect(dry.stdout).toContain('~ files: policies changed');
+    expect(dry.stdout).toContain('policy tool delete_file: allow (was deny)');
+    expect((await target.run('config', 'import', file())).code).toBe(0);
+
+    // A file written before policies existed: the same servers, no `policies` keys.
+    const old = join(scratch, 'old.json');
+    const current = JSON.parse(readFileSync(file(), 'utf8')) as {
+      servers: Record<string, { policies?: unknown }>;
+    };
+    for (const entry of Object.values(current.servers)) delete entry.policies;
+    writeFileSync(old, JSON.stringify(current));
+    const imported = await target.run('config', 'import', old, '--json');
+    expect(imported.code, imported.stderr).toBe(0);
+    const plan = JSON.parse(imported.stdout) as { changes: { action: string }[] };
+    expect(plan.changes.map((change) => change.action)).toEqual(['unchanged', 'unchanged']);
+    const exported = JSON.parse((await target.run('config', 'export')).stdout) as {
+      servers: Record<string, { policies?: unknown }>;
+    };
+    expect(exported.servers['files']?.policies).toEqual({
+      destructive: 'deny',
+      tools: { delete_file: 'allow' },
+    });
+  });
+
   it('refuses a bad field by its path, and a file that is not JSON', async () => {
     const bad = join(scratch, 'bad.json');
     writeFileSync(
@@ -97,6 +142,18 @@ describe('coffer config export / import', () => {
     expect(refused.code).toBe(ExitCode.USAGE);
     expect(oneErrorLine(refused)).toContain(
       'Invalid config: servers.web.url: url must be an http:// or https:// URL',
+    );
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        coffer_config: 1,
+        servers: { files: { transport: 'stdio', command: 'x', policies: { destructive: 'no' } } },
+      }),
+    );
+    const badPolicy = await target.run('config', 'import', bad);
+    expect(badPolicy.code).toBe(ExitCode.USAGE);
+    expect(oneErrorLine(badPolicy)).toContain(
+      'Invalid config: servers.files.policies.destructive: a policy must be one of allow, ask, deny',
     );
     writeFileSync(bad, '{ "coffer_config": 1, ');
     const garbled = await target.run('config', 'import', bad);

@@ -89,6 +89,7 @@ export async function createApiHarness(
   const base = {
     servers: repositories.servers,
     preferences: repositories.preferences,
+    policies: repositories.policies,
     notifier: new RecordingNotifier(),
     clock,
     logger: pino({ level: 'debug' }, sink),

@@ -4,6 +4,7 @@ import { exportConfig, parseConfigFile } from '../../../src/domain/config-file.j
 import { planConfigImport } from '../../../src/domain/config-plan.js';
 import { CofferError } from '../../../src/domain/errors.js';
 import type { ServerRecord } from '../../../src/domain/server-definition.js';
+import type { ServerPolicies, ToolPolicy } from '../../../src/domain/tool-policy.js';
 
 function record(name: string, fields: Partial<ServerRecord> = {}): ServerRecord {
   return {
@@ -28,6 +29,10 @@ function pref(server: string, key: string, enabled: boolean): CapabilityPreferen
   return { server, type: 'tool', key, enabled, first_seen_at: 't', last_seen_at: 't' };
 }
 
+function policies(destructive: ToolPolicy, tools: Record<string, ToolPolicy> = {}): ServerPolicies {
+  return { destructive, tools: new Map(Object.entries(tools)) };
+}
+
 function problemOf(value: unknown): { message: string; path: unknown } {
   try {
     parseConfigFile(value);
@@ -44,6 +49,7 @@ describe('the config file', () => {
     const file = exportConfig(
       [record('files', { secret_env: ['TOKEN'] })],
       new Map([['files', [pref('files', 'write_file', false), pref('files', 'read_file', true)]]]),
+      new Map([['files', policies('deny', { rm: 'ask', cat: 'allow' })]]),
     );
     expect(file).toEqual({
       coffer_config: 1,
@@ -59,13 +65,52 @@ describe('the config file', () => {
           enabled: true,
           auto_enable_new_capabilities: true,
           capabilities: { tool: { write_file: false } },
+          policies: { destructive: 'deny', tools: { cat: 'allow', rm: 'ask' } },
         },
       },
     });
   });
 
+  it('always writes the destructive default, and no tools when none has its own policy', () => {
+    const file = exportConfig([record('files')], new Map(), new Map([['files', policies('ask')]]));
+    expect(file.servers['files']?.policies).toEqual({ destructive: 'ask' });
+  });
+
+  it('reads policies, and a file without them (written before they existed) sets none', () => {
+    const parsed = parseConfigFile({
+      coffer_config: 1,
+      servers: {
+        old: { transport: 'stdio', command: 'x' },
+        new: { transport: 'stdio', command: 'y', policies: { tools: { rm: 'deny' } } },
+      },
+    });
+    expect(parsed.definitions.map((definition) => definition.name)).toEqual(['old', 'new']);
+    expect([...parsed.policies]).toEqual([['new', { tools: { rm: 'deny' } }]]);
+  });
+
+  it('refuses a bad policy by its field, naming the allowed values', () => {
+    const server = (own: unknown) => ({
+      coffer_config: 1,
+      servers: { files: { transport: 'stdio', command: 'x', policies: own } },
+    });
+    const badTool = problemOf(server({ tools: { rm: 'never' } }));
+    expect(badTool.path).toBe('servers.files.policies.tools.rm');
+    expect(badTool.message).toBe(
+      'Invalid config: servers.files.policies.tools.rm: a policy must be one of allow, ask, deny',
+    );
+    expect(problemOf(server({ destructive: true })).path).toBe(
+      'servers.files.policies.destructive',
+    );
+    expect(problemOf(server({ destructive: 'ask', tool: {} })).message).toContain(
+      'servers.files.policies',
+    );
+    expect(problemOf(server({ tools: { '': 'ask' } })).message).toContain(
+      'a tool name must not be empty',
+    );
+  });
+
   it('round-trips: the exported file parses back to the same definitions', () => {
-    const file = exportConfig([record('files')], new Map());
+    const file = exportConfig([record('files')], new Map(), new Map());
     const parsed = parseConfigFile(JSON.parse(JSON.stringify(file)));
     expect(parsed.definitions).toEqual([
       expect.objectContaining({ name: 'files', command: 'npx' }),
@@ -111,6 +156,7 @@ describe('planning an import', () => {
         args: ['-y', '@x/files'],
         env: { A: '1', B: '2' },
         capabilities: { tool: { write_file: false } },
+        policies: { destructive: 'deny', tools: { rm: 'ask' } },
       },
       github: { transport: 'stdio', command: 'gh-mcp', secret_env: ['GITHUB_TOKEN'] },
     },
@@ -121,6 +167,7 @@ describe('planning an import', () => {
       ...parsed,
       current: [record('local')],
       preferences: new Map(),
+      currentPolicies: new Map([['local', policies('allow')]]),
       secrets: [],
     });
     expect(plan.changes).toEqual([
@@ -129,8 +176,12 @@ describe('planning an import', () => {
         action: 'add',
         fields: [],
         capabilities: [{ type: 'tool', key: 'write_file', enabled: false }],
+        policies: [
+          { tool: null, policy: 'deny', was: 'ask' },
+          { tool: 'rm', policy: 'ask', was: null },
+        ],
       },
-      { server: 'github', action: 'add', fields: [], capabilities: [] },
+      { server: 'github', action: 'add', fields: [], capabilities: [], policies: [] },
     ]);
     expect(plan.missing_secrets).toEqual([
       {
@@ -151,6 +202,10 @@ describe('planning an import', () => {
         record('github', { command: 'gh-mcp', args: [], env: {}, secret_env: ['GITHUB_TOKEN'] }),
       ],
       preferences: new Map([['files', [pref('files', 'write_file', false)]]]),
+      currentPolicies: new Map([
+        ['files', policies('deny', { rm: 'ask', other: 'allow' })],
+        ['github', policies('allow', { x: 'deny' })],
+      ]),
       secrets: [{ server: 'github', kind: 'env', name: 'GITHUB_TOKEN' }],
     });
     expect(plan.changes.map((change) => change.action)).toEqual(['unchanged', 'unchanged']);
@@ -162,6 +217,7 @@ describe('planning an import', () => {
       ...parsed,
       current: [record('files', { command: 'node', cwd: '/old' })],
       preferences: new Map([['files', [pref('files', 'write_file', true)]]]),
+      currentPolicies: new Map([['files', policies('allow', { rm: 'allow' })]]),
       secrets: [],
     });
     expect(plan.changes[0]).toEqual({
@@ -169,6 +225,51 @@ describe('planning an import', () => {
       action: 'update',
       fields: ['command', 'cwd'],
       capabilities: [{ type: 'tool', key: 'write_file', enabled: false }],
+      policies: [
+        { tool: null, policy: 'deny', was: 'allow' },
+        { tool: 'rm', policy: 'ask', was: 'allow' },
+      ],
     });
+  });
+
+  it('a policy change alone makes an update; policies the file leaves out are left alone', () => {
+    const onlyPolicies = parseConfigFile({
+      coffer_config: 1,
+      servers: {
+        files: {
+          transport: 'stdio',
+          command: 'npx',
+          args: ['-y', '@x/files'],
+          env: { A: '1', B: '2' },
+          policies: { tools: { rm: 'deny' } },
+        },
+        old: {
+          transport: 'stdio',
+          command: 'npx',
+          args: ['-y', '@x/old'],
+          env: { A: '1', B: '2' },
+        },
+      },
+    });
+    const plan = planConfigImport({
+      ...onlyPolicies,
+      current: [record('files'), record('old')],
+      preferences: new Map(),
+      currentPolicies: new Map([
+        ['files', policies('allow', { cat: 'allow' })],
+        ['old', policies('deny', { rm: 'allow' })],
+      ]),
+      secrets: [],
+    });
+    expect(plan.changes).toEqual([
+      {
+        server: 'files',
+        action: 'update',
+        fields: [],
+        capabilities: [],
+        policies: [{ tool: 'rm', policy: 'deny', was: null }],
+      },
+      { server: 'old', action: 'unchanged', fields: [], capabilities: [], policies: [] },
+    ]);
   });
 });
