@@ -16,7 +16,7 @@ interface PolicyChange {
 const fallback = (destructive: ToolPolicy, row: ToolPolicyRow): ToolPolicy =>
   row.destructive ? destructive : 'allow';
 
-/** The view with `change` made: shown at once, before the daemon's answer confirms it. */
+/** The view with `change` made, shown at once while the daemon's own view is read back. */
 function withChange(view: ServerPolicies, change: PolicyChange): ServerPolicies {
   const destructive = change.destructive ?? view.destructive;
   const tools = view.tools.map((row) => {
@@ -83,25 +83,54 @@ function DestructiveDefault(props: {
   );
 }
 
-function PolicyList(props: {
-  readonly view: ServerPolicies;
+function PolicyItems(props: {
+  readonly rows: readonly ToolPolicyRow[];
+  readonly destructive: ToolPolicy;
   readonly onChange: (change: PolicyChange, done: string) => void;
 }) {
-  const { view, onChange } = props;
-  if (view.tools.length === 0) return <p className="muted">No tools listed yet.</p>;
+  const { rows, destructive, onChange } = props;
   return (
     <ul className="capabilities" aria-label="Tool policies">
-      {view.tools.map((row) => (
+      {rows.map((row) => (
         <PolicyItem
           key={row.key}
           row={row}
-          destructive={view.destructive}
+          destructive={destructive}
           onChange={(policy) =>
             onChange({ tools: { [row.key]: policy } }, `${row.key}: ${policy ?? 'back to default'}`)
           }
         />
       ))}
     </ul>
+  );
+}
+
+/**
+ * Destructive tools and those with their own policy first; the rest, allowed by default,
+ * folded away so a server with many tools keeps the ones that matter in view.
+ */
+function PolicyList(props: {
+  readonly view: ServerPolicies;
+  readonly onChange: (change: PolicyChange, done: string) => void;
+}) {
+  const { view, onChange } = props;
+  if (view.tools.length === 0) return <p className="muted">No tools listed yet.</p>;
+  const notable = view.tools.filter((row) => row.policy !== null || row.destructive);
+  const others = view.tools.filter((row) => row.policy === null && !row.destructive);
+  return (
+    <>
+      {notable.length > 0 && (
+        <PolicyItems rows={notable} destructive={view.destructive} onChange={onChange} />
+      )}
+      {others.length > 0 && (
+        <details className="policy-others">
+          <summary>
+            {others.length} {others.length === 1 ? 'tool' : 'tools'} allowed by default
+          </summary>
+          <PolicyItems rows={others} destructive={view.destructive} onChange={onChange} />
+        </details>
+      )}
+    </>
   );
 }
 
@@ -120,15 +149,16 @@ export function ToolPolicies({ server }: { server: string }) {
     else if (event.type === 'server.changed' && event.server === server) reload();
   });
 
+  // Shown once the daemon took it (a refused change never shows), then read back.
   const change = async (body: PolicyChange, done: string) => {
-    view.set((current) => withChange(current, body));
     try {
       await api.post(path, body);
+      view.set((current) => withChange(current, body));
       toast(done);
+      reload();
     } catch (failure) {
       toast(errorText(failure), 'error');
     }
-    reload();
   };
 
   return (
