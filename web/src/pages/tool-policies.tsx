@@ -39,7 +39,7 @@ function PolicyItem(props: {
 }) {
   const { row, destructive, onChange } = props;
   return (
-    <li className="capability policy-row">
+    <li className="policy-row">
       <code className="policy-key">{row.key}</code>
       <span className={`badge policy-${row.effective}`}>{row.effective}</span>
       <span className="muted small policy-why">{why(row)}</span>
