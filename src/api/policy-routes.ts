@@ -1,13 +1,28 @@
 import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
 import type { ToolPolicyRepository } from '../domain/ports.js';
-import { effectivePolicy, isDestructive } from '../domain/tool-policy.js';
+import { effectivePolicy, isDestructive, type ToolPolicy } from '../domain/tool-policy.js';
 import { recordAdmin } from './admin-audit.js';
 import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { setPoliciesSchema } from './request-schemas.js';
 import { requireServer } from './server-lookup.js';
+
+/** One tool in GET /servers/:name/policies: its own policy (null: none), and what applies. */
+export interface ToolPolicyView {
+  readonly key: string;
+  readonly policy: ToolPolicy | null;
+  readonly destructive: boolean;
+  readonly effective: ToolPolicy;
+}
+
+/** GET /servers/:name/policies (web/src/api/types.ts keeps the UI's copy of it). */
+export interface PolicyView {
+  readonly server: string;
+  readonly destructive: ToolPolicy;
+  readonly tools: readonly ToolPolicyView[];
+}
 
 /**
  * /servers/:name/policies: what runs without asking (issue 20). GET shows each listed
@@ -26,7 +41,7 @@ export function policyRoutes(services: ApiServices): Hono {
     await requireServer(services.servers, name);
     const own = await policies().forServer(name);
     const { tools } = await services.catalog.capabilities(name);
-    const listed = tools.items.map((item) => ({
+    const listed = tools.items.map((item): ToolPolicyView => ({
       key: item.key,
       policy: own.tools.get(item.key) ?? null,
       destructive: isDestructive(item.definition ?? undefined),
@@ -34,8 +49,18 @@ export function policyRoutes(services: ApiServices): Hono {
     }));
     const unlisted = [...own.tools]
       .filter(([key]) => !tools.items.some((item) => item.key === key))
-      .map(([key, policy]) => ({ key, policy, destructive: false, effective: policy }));
-    return c.json({ server: name, destructive: own.destructive, tools: [...listed, ...unlisted] });
+      .map(([key, policy]): ToolPolicyView => ({
+        key,
+        policy,
+        destructive: false,
+        effective: policy,
+      }));
+    const view: PolicyView = {
+      server: name,
+      destructive: own.destructive,
+      tools: [...listed, ...unlisted],
+    };
+    return c.json(view);
   });
 
   app.post('/servers/:name/policies', async (c) => {

@@ -2,6 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { ServerView } from '../../../src/api/server-view.js';
 import type { SecretView } from '../../../src/api/secret-routes.js';
 import type { ImportItemView } from '../../../src/api/agent-import.js';
+import type { PolicyView } from '../../../src/api/policy-routes.js';
 import type {
   ActivityEntry,
   AgentChangePreview,
@@ -29,6 +30,10 @@ describe('the web UI reads what the daemon sends', () => {
     expectTypeOf<CapabilityListing>().toExtend<Web.CapabilityListing>();
     expectTypeOf<ServerCapabilities>().toExtend<Web.ServerCapabilities>();
     expectTypeOf<ConnectionTestResult>().toExtend<Web.ConnectionTest>();
+  });
+
+  it('tool policies', () => {
+    expectTypeOf<PolicyView>().toExtend<Web.ServerPolicies>();
   });
 
   it('activity, secrets and live events', () => {

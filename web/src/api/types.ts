@@ -61,6 +61,24 @@ export interface ServerCapabilities {
   readonly resource_templates: CapabilityListing;
 }
 
+/** What Coffer does before a tool runs: run it, ask the user first, or refuse it. */
+export type ToolPolicy = 'allow' | 'ask' | 'deny';
+
+/** One tool's policy: its own (null: none), whether it says destructive, and what applies. */
+export interface ToolPolicyRow {
+  readonly key: string;
+  readonly policy: ToolPolicy | null;
+  readonly destructive: boolean;
+  readonly effective: ToolPolicy;
+}
+
+/** GET /api/v1/servers/:name/policies. */
+export interface ServerPolicies {
+  readonly server: string;
+  readonly destructive: ToolPolicy;
+  readonly tools: readonly ToolPolicyRow[];
+}
+
 export interface ConnectionTest {
   readonly ok: boolean;
   readonly latency_ms: number;

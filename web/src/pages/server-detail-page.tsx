@@ -11,6 +11,7 @@ import { CapabilityTabs, withEnabled } from './capability-tabs.js';
 import { TestResult, useConnectionTest } from './server-actions.js';
 import { ServerHeader } from './server-header.js';
 import { ToolPlayground } from './playground/tool-playground.js';
+import { ToolPolicies } from './tool-policies.js';
 
 function byType(items: readonly TypedItem[]): Map<CapabilityType, string[]> {
   const groups = new Map<CapabilityType, string[]>();
@@ -36,7 +37,7 @@ function useServerEvents(
   });
 }
 
-/** One server: its state, test and refresh, and every capability with its switch. */
+/** One server: its state, test and refresh, every capability with its switch, tool policies. */
 export function ServerDetailPage({ name }: { name: string }) {
   const path = serverPath(name);
   const server = useLoad(async () => (await api.get<{ server: Server }>(path)).server, name);
@@ -149,6 +150,7 @@ export function ServerDetailPage({ name }: { name: string }) {
         {test.result !== undefined && <TestResult result={test.result} />}
       </div>
       <CapabilityTabs caps={caps.data} error={caps.error} onToggle={toggle} />
+      <ToolPolicies server={name} />
       {caps.data !== undefined && (
         <ToolPlayground
           server={name}

@@ -1,0 +1,166 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { runCoffer } from '../secrets/run-coffer.js';
+import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
+
+interface PolicyRow {
+  key: string;
+  policy: string | null;
+  destructive: boolean;
+  effective: string;
+}
+interface PolicyView {
+  server: string;
+  destructive: string;
+  tools: PolicyRow[];
+}
+
+/**
+ * The server page's tool policies (issue 20.2), in Debian's Chromium, against the
+ * fixture's destructive scenario: delete_note says destructiveHint, wipe_notes says
+ * destructive and read-only. What the page shows and sets is what the REST API and
+ * `coffer mcp policy` read back, and it survives a reload.
+ */
+describe('tool policies on the server page in Chromium', () => {
+  let daemon: RunningDaemon;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    daemon = await startDaemon();
+    const added = await daemon.api('POST', '/servers', {
+      name: 'notes',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [FIXTURE, '--scenario', 'destructive'],
+    });
+    expect(added.status).toBe(201);
+    browser = await launchBrowser();
+    page = browser.page;
+    await page.goto(await loginLink(daemon));
+    await page.goto(`${daemon.baseUrl}/#/servers/notes`);
+    await row('delete_note').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  const section = () => page.getByRole('region', { name: 'Before a tool runs' });
+  const row = (key: string) =>
+    section()
+      .locator('li')
+      .filter({ has: page.locator('code', { hasText: new RegExp(`^${key}$`) }) });
+  const shown = async (key: string) => ({
+    effective: await row(key).locator('.badge').textContent(),
+    why: await row(key).locator('.policy-why').textContent(),
+  });
+  const choose = (key: string, value: string) =>
+    row(key).getByLabel(`Policy of ${key}`).selectOption(value);
+  const viaRest = async (): Promise<PolicyView> => {
+    const { status, body } = await daemon.api('GET', '/servers/notes/policies');
+    expect(status).toBe(200);
+    return body as PolicyView;
+  };
+  const restRow = async (key: string) => (await viaRest()).tools.find((t) => t.key === key);
+
+  it('shows delete_note as ask because destructive, and the others as allowed by default', async () => {
+    await expect
+      .poll(() => shown('delete_note'))
+      .toEqual({
+        effective: 'ask',
+        why: 'destructive, by its annotations',
+      });
+    // The section's top under the sticky bar, for the README's picture.
+    const box = await section().boundingBox();
+    await page.evaluate(`window.scrollBy(0, ${Math.round((box?.y ?? 0) - 80)})`);
+    await screenshot(page, 'policies');
+    // The tools allowed by default are folded away; destructive and read-only at once
+    // (wipe_notes) is one of them: read-only wins, so it is not asked.
+    expect(await row('wipe_notes').count()).toBe(1);
+    expect(await row('wipe_notes').isVisible()).toBe(false);
+    await section()
+      .getByText(/^\d+ tools allowed by default$/)
+      .click();
+    await row('wipe_notes').waitFor();
+    expect(await shown('wipe_notes')).toEqual({ effective: 'allow', why: 'default' });
+    expect(await section().getByLabel('Tools marked destructive').inputValue()).toBe('ask');
+  });
+
+  it('sets delete_note to deny; the REST API and `coffer mcp policy --json` agree, after a reload too', async () => {
+    await choose('delete_note', 'deny');
+    await expect
+      .poll(() => shown('delete_note'))
+      .toEqual({ effective: 'deny', why: 'set for this tool' });
+    expect(await restRow('delete_note')).toEqual({
+      key: 'delete_note',
+      policy: 'deny',
+      destructive: true,
+      effective: 'deny',
+    });
+    const cli = await runCoffer(daemon.env, ['mcp', 'policy', 'notes', '--json']);
+    expect(cli.code).toBe(0);
+    const view = JSON.parse(cli.stdout) as PolicyView;
+    expect(view.tools.find((t) => t.key === 'delete_note')?.effective).toBe('deny');
+
+    await page.reload();
+    await expect
+      .poll(() => shown('delete_note'))
+      .toEqual({ effective: 'deny', why: 'set for this tool' });
+    expect(await row('delete_note').getByLabel('Policy of delete_note').inputValue()).toBe('deny');
+  });
+
+  it('back to default shows ask again, and nothing stored for the tool', async () => {
+    await choose('delete_note', '');
+    await expect
+      .poll(() => shown('delete_note'))
+      .toEqual({
+        effective: 'ask',
+        why: 'destructive, by its annotations',
+      });
+    expect(await restRow('delete_note')).toMatchObject({ policy: null, effective: 'ask' });
+  });
+
+  it('the destructive default set to allow makes delete_note allowed, read back by the API', async () => {
+    await section().getByLabel('Tools marked destructive').selectOption('allow');
+    await expect
+      .poll(() => shown('delete_note'))
+      .toEqual({
+        effective: 'allow',
+        why: 'destructive, by its annotations',
+      });
+    const view = await viaRest();
+    expect(view.destructive).toBe('allow');
+    expect(view.tools.find((t) => t.key === 'delete_note')?.effective).toBe('allow');
+    expect(await row('delete_note').getByRole('option', { name: 'default (allow)' }).count()).toBe(
+      1,
+    );
+  });
+
+  it('shows a change made elsewhere without a reload', async () => {
+    const cli = await runCoffer(daemon.env, [
+      'mcp',
+      'policy',
+      'notes',
+      '--tool',
+      'wipe_notes',
+      'ask',
+    ]);
+    expect(cli.code).toBe(0);
+    await expect
+      .poll(() => shown('wipe_notes'))
+      .toEqual({ effective: 'ask', why: 'set for this tool' });
+  });
+
+  it('says so when a change cannot be made, and shows nothing changed', async () => {
+    await daemon.stop();
+    await choose('delete_note', 'deny');
+    await page.locator('.toast-error', { hasText: 'Cannot reach the Coffer daemon' }).waitFor();
+    expect(await shown('delete_note')).toEqual({
+      effective: 'allow',
+      why: 'destructive, by its annotations',
+    });
+  });
+});
