@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
-import type {
-  PreferenceRepository,
-  UpstreamConnection,
-  UpstreamConnector,
-} from '../../../src/domain/ports.js';
-import type { ServerRecord } from '../../../src/domain/server-definition.js';
+import type { UpstreamConnection, UpstreamConnector } from '../../../src/domain/ports.js';
 import { capabilityKinds } from '../../../src/gateway/capability-kinds.js';
 import { aggregatedNamespace } from '../../../src/gateway/namespace.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
 import { SessionCatalog } from '../../../src/gateway/session-catalog.js';
 import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
 import { eventually } from '../../support/eventually.js';
+import { allEnabled, deferred, fakeServer } from './gateway-fakes.js';
 
 /**
  * A server still starting (a first `npx -y` download) is left out of a listing once the
@@ -22,37 +18,7 @@ import { eventually } from '../../support/eventually.js';
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 /** Short, so each listing below is answered at its deadline without slowing the suite. */
 const LIST_DEADLINE_MS = 20;
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
-}
-
-function record(name: string): ServerRecord {
-  return {
-    name,
-    transport: 'stdio',
-    command: 'npx',
-    args: [],
-    env: {},
-    headers: {},
-    enabled: true,
-    auto_enable_new_capabilities: true,
-    id: 1,
-    created_at: '',
-    updated_at: '',
-  } as unknown as ServerRecord;
-}
-
-const preferences = {
-  reconcile: (_server: string, _type: string, keys: readonly string[]) =>
-    Promise.resolve(new Map(keys.map((key) => [key, true]))),
-} as unknown as PreferenceRepository;
+const preferences = allEnabled;
 
 function connectionOf(server: string): UpstreamConnection {
   return {
@@ -87,7 +53,7 @@ function setUp() {
     namespace: aggregatedNamespace,
     clock,
     ttlMs: 60_000,
-    servers: () => Promise.resolve([record('ready'), record('slow')]),
+    servers: () => Promise.resolve([fakeServer('ready'), fakeServer('slow')]),
   });
   const toolNames = async () =>
     (await catalog.list(capabilityKinds.tool)).map((tool) => tool['name']);

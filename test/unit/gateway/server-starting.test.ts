@@ -1,47 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
 import type {
-  PreferenceRepository,
   ServerStatus,
   UpstreamConnection,
   UpstreamConnector,
 } from '../../../src/domain/ports.js';
-import type { ServerRecord } from '../../../src/domain/server-definition.js';
 import { capabilityKinds } from '../../../src/gateway/capability-kinds.js';
 import { loadList } from '../../../src/gateway/list-loader.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
 import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
+import { allEnabled, deferred, fakeServer } from './gateway-fakes.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
-}
-
-const server = {
-  name: 'slow',
-  transport: 'stdio',
-  command: 'npx',
-  args: [],
-  env: {},
-  headers: {},
-  enabled: true,
-  auto_enable_new_capabilities: true,
-  id: 1,
-  created_at: '',
-  updated_at: '',
-} as unknown as ServerRecord;
-
-const preferences = {
-  reconcile: (_server: string, _type: string, keys: readonly string[]) =>
-    Promise.resolve(new Map(keys.map((key) => [key, true]))),
-} as unknown as PreferenceRepository;
+const server = fakeServer('slow');
+const preferences = allEnabled;
 
 function connectionWithTools(): UpstreamConnection {
   return {

@@ -4,13 +4,13 @@ import type {
   JsonObject,
   PreferenceRepository,
 } from '../../../../src/domain/ports.js';
-import type { ServerRecord } from '../../../../src/domain/server-definition.js';
 import type { GatewayContext } from '../../../../src/gateway/gateway-context.js';
 import { ServerStates } from '../../../../src/gateway/server-states.js';
 import { Session, type SessionScope } from '../../../../src/gateway/session.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
 import { FakeConnector, type Script } from './fake-upstream.js';
 import { FakeTransport } from './fake-transport.js';
+import { fakeServer } from '../gateway-fakes.js';
 
 /** A clock tests move by hand. */
 export class ManualClock {
@@ -21,22 +21,6 @@ export class ManualClock {
   advance(ms: number): void {
     this.ms += ms;
   }
-}
-
-function record(name: string): ServerRecord {
-  return {
-    name,
-    transport: 'stdio',
-    command: 'fake',
-    args: [],
-    env: {},
-    headers: {},
-    enabled: true,
-    auto_enable_new_capabilities: true,
-    id: 1,
-    created_at: '',
-    updated_at: '',
-  } as unknown as ServerRecord;
 }
 
 /** Preferences in memory: everything enabled unless `disable`d. */
@@ -79,7 +63,7 @@ export async function startSession(
   const upstreams = new FakeConnector(scripts);
   const preferences = new MemoryPreferences();
   const activity: ActivityEntry[] = [];
-  const servers = Object.keys(scripts).map(record);
+  const servers = Object.keys(scripts).map(fakeServer);
   const context: GatewayContext = {
     serverInfo: { name: 'coffer', version: '0.0.0-test' },
     connector: upstreams,
