@@ -146,14 +146,14 @@ describe('Doctor page in Chromium', () => {
     await page.getByRole('button', { name: 'Check again' }).click();
     await verdict().getByRole('heading', { name: 'All good: nothing is broken' }).waitFor();
     expect(await page.locator('.finding').count()).toBe(0);
-    await page.unrouteAll();
+    await page.unrouteAll({ behavior: 'wait' });
   });
 
   it('shows why the report did not come, and gets it on "Check again"', async () => {
     await page.route('**/api/v1/doctor', (route) => route.abort());
     await page.getByRole('button', { name: 'Check again' }).click();
     await page.getByRole('alert').getByText("Could not get the doctor's report").waitFor();
-    await page.unrouteAll();
+    await page.unrouteAll({ behavior: 'wait' });
     await page.getByRole('button', { name: 'Check again' }).click();
     await expect.poll(() => page.getByRole('alert').count()).toBe(0);
     await verdict().getByRole('heading', { name: 'Working, with 1 worth knowing' }).waitFor();
