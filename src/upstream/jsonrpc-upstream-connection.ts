@@ -19,7 +19,7 @@ import {
   type JsonRpcNotification,
 } from './jsonrpc-envelope.js';
 import { PeerRequests } from './peer-requests.js';
-import { PendingRequests } from './pending-requests.js';
+import { PendingRequests } from '../domain/pending-requests.js';
 import { RequestDeadline } from './request-deadline.js';
 import { fromSdkError, isBrokenStream } from './rpc-error.js';
 

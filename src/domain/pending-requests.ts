@@ -1,13 +1,20 @@
 /**
- * The requests Coffer sent an upstream and still waits on, by Coffer's own request id.
+ * The requests Coffer sent a peer (an upstream, or a downstream client) and still waits
+ * on, by Coffer's own request id.
  * An answer settles its request synchronously, in the order messages arrive, so what
  * came before it on the wire (the last progress) was handled first. An answer to an id
  * no longer here (cancelled, timed out) is dropped: the spec says it should not come, and
  * the client must never see it.
  */
-import type { JsonObject } from '../domain/ports.js';
-import { UpstreamRpcError } from '../domain/ports.js';
-import type { JsonRpcResponse } from './jsonrpc-envelope.js';
+import type { JsonObject } from './ports.js';
+import { UpstreamRpcError } from './ports.js';
+
+/** The part of a JSON-RPC response that settles a request. */
+export interface SettlingResponse {
+  readonly id?: unknown;
+  readonly result?: JsonObject;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+}
 
 interface Waiting {
   readonly resolve: (result: JsonObject) => void;
@@ -39,7 +46,7 @@ export class PendingRequests {
   }
 
   /** Settles the request the response answers; false when nobody waits for it any more. */
-  answer(response: JsonRpcResponse): boolean {
+  answer(response: SettlingResponse): boolean {
     const id = response.id;
     if (typeof id !== 'number') return false;
     const waiting = this.take(id);
