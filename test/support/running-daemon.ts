@@ -123,3 +123,25 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+/** The built fixture MCP server (test/fixtures/fake-mcp-server.ts). */
+export const fixtureServer = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+
+/**
+ * Registers the fixture server as `name` (stdio), `args` after its path (`--scenario …`);
+ * anything but 201 fails the test with the daemon's answer.
+ */
+export async function addFixture(
+  daemon: RunningDaemon,
+  name: string,
+  args: readonly string[] = [],
+): Promise<void> {
+  const added = await daemon.api('POST', '/servers', {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [fixtureServer, ...args],
+  });
+  if (added.status !== 201)
+    throw new Error(`adding ${name} answered ${added.status}: ${JSON.stringify(added.body)}`);
+}

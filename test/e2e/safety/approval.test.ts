@@ -1,13 +1,10 @@
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolsOnceListed } from '../../support/listed-tools.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { upstreamLogCount } from '../../support/upstream-log.js';
 import { runCoffer } from '../secrets/run-coffer.js';
-
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
 
@@ -36,13 +33,7 @@ describe('approval before destructive tools (issue 20)', () => {
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    const added = await daemon.api('POST', '/servers', {
-      name: 'notes',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [fixture, '--scenario', 'destructive'],
-    });
-    expect(added.status).toBe(201);
+    await addFixture(daemon, 'notes', ['--scenario', 'destructive']);
   });
 
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
+import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
 
 interface Size {
   tools: number;
@@ -28,13 +28,7 @@ describe('tool playground in Chromium', () => {
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    const added = await daemon.api('POST', '/servers', {
-      name: 'fixture',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [FIXTURE, '--scenario', 'basic'],
-    });
-    expect(added.status).toBe(201);
+    await addFixture(daemon, 'fixture', ['--scenario', 'basic']);
     browser = await launchBrowser();
     page = browser.page;
     await page.goto(await loginLink(daemon));

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { runCoffer } from '../secrets/run-coffer.js';
-import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
+import { launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
 
 interface PolicyRow {
   key: string;
@@ -29,13 +29,7 @@ describe('tool policies on the server page in Chromium', () => {
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    const added = await daemon.api('POST', '/servers', {
-      name: 'notes',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [FIXTURE, '--scenario', 'destructive'],
-    });
-    expect(added.status).toBe(201);
+    await addFixture(daemon, 'notes', ['--scenario', 'destructive']);
     browser = await launchBrowser();
     page = browser.page;
     await page.goto(await loginLink(daemon));
