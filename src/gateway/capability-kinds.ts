@@ -55,3 +55,10 @@ export const capabilityKinds: Readonly<Record<CapabilityType, CapabilityKind>> =
 export const kindByListMethod: ReadonlyMap<string, CapabilityKind> = new Map(
   Object.values(capabilityKinds).map((kind) => [kind.listMethod, kind]),
 );
+
+/** The notifications that say a list changed: a session relists and tells its client. */
+export const LIST_CHANGED: readonly string[] = [
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+];

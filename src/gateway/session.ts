@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonObject } from '../domain/ports.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
 import type { GatewayContext } from './gateway-context.js';
+import { LIST_CHANGED } from './capability-kinds.js';
 import { JsonFirstTransport } from './json-first-transport.js';
 import { ListAnswers } from './list-answers.js';
 import { OversizedResults } from './oversized-results.js';
@@ -23,12 +24,6 @@ import type { UpstreamPool } from './upstream-pool.js';
 /** Which upstreams a session serves: all enabled ones, or one under its own names. */
 export type SessionScope =
   { readonly kind: 'aggregated' } | { readonly kind: 'single'; readonly server: string };
-
-const LIST_CHANGED = [
-  'notifications/tools/list_changed',
-  'notifications/prompts/list_changed',
-  'notifications/resources/list_changed',
-];
 
 const aggregatedCapabilities: JsonObject = {
   tools: { listChanged: true },

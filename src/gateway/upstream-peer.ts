@@ -1,5 +1,6 @@
 import type { JsonObject, UpstreamPeer } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
+import { LIST_CHANGED } from './capability-kinds.js';
 import type { Namespace } from './namespace.js';
 import type { DownstreamNotifier } from './router/downstream-notifier.js';
 import type { DownstreamRequests } from './router/downstream-requests.js';
@@ -12,11 +13,7 @@ const requiredCapability: Readonly<Record<string, string>> = {
   'elicitation/create': 'elicitation',
 };
 
-const listChanged = new Set([
-  'notifications/tools/list_changed',
-  'notifications/prompts/list_changed',
-  'notifications/resources/list_changed',
-]);
+const listChanged = new Set(LIST_CHANGED);
 
 /** The client of one session, as its upstreams reach it. */
 export interface DownstreamClient {
