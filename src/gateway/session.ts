@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonObject } from '../domain/ports.js';
-import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
+import { requestTraceContext, runWithTrace } from '../observability/trace-context.js';
 import type { GatewayContext } from './gateway-context.js';
 import { LIST_CHANGED } from './capability-kinds.js';
 import { JsonFirstTransport } from './json-first-transport.js';
@@ -130,7 +130,7 @@ export class Session {
         if (this.transport instanceof JsonFirstTransport) this.transport.forget(id);
       },
       onFailure: (method, error) => context.logFailure(method, error),
-      around: (run) => runWithTrace(newTraceContext({ sessionId: this.id }), run),
+      around: (run) => runWithTrace(requestTraceContext({ sessionId: this.id }), run),
     });
     this.transport = options.transport({ initialized: () => options.onInitialized(this), results });
     this.transport.onmessage = (message) => this.router.receive(message);

@@ -24,6 +24,8 @@ export interface RunningDaemon {
     server?: string;
     capabilities?: ClientCapabilities;
     name?: string;
+    /** Sent with every request, beside the token (e.g. a `traceparent`). */
+    headers?: Record<string, string>;
   }): Promise<Client>;
   stop(): Promise<void>;
 }
@@ -67,7 +69,7 @@ export async function startDaemon(
     async client(options = {}) {
       const path = options.server === undefined ? '/mcp' : `/servers/${options.server}/mcp`;
       const transport = new StreamableHTTPClientTransport(new URL(baseUrl + path), {
-        requestInit: { headers: { authorization: `Bearer ${info.token}` } },
+        requestInit: { headers: { ...options.headers, authorization: `Bearer ${info.token}` } },
       });
       const client = new Client(
         { name: options.name ?? 'coffer-test', version: '1.0.0' },

@@ -129,6 +129,28 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
     expect(logs.stdout).toMatch(new RegExp(`INFO tools/call fx meta: ok .*traceId=${traceId}`));
   });
 
+  it("continues the caller's traceparent: the upstream and the activity row carry its trace id", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const traced = await daemon.client({
+      name: 'traced',
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
+    const result = await call(traced, 'fx__meta');
+    const received = JSON.parse((result.content[0] as { text: string }).text) as {
+      traceparent?: string;
+    };
+    // Same trace, a span of Coffer's own: the upstream sees Coffer as the parent.
+    expect(received.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    expect(received.traceparent).not.toContain('00f067aa0ba902b7');
+    await expect
+      .poll(async () =>
+        (await activityJson(daemon, '--server', 'fx'))
+          .filter((row) => row.client_name === 'traced')
+          .map((row) => row.trace_id),
+      )
+      .toEqual([traceId]);
+  });
+
   it('`coffer logs --upstream` shows what the upstream wrote to stderr', async () => {
     const run = await runCoffer(daemon.env, ['logs', '--upstream', 'fx']);
     expect(run.code, run.stderr).toBe(0);
