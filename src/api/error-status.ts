@@ -24,6 +24,7 @@ export const errorStatus: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
   SERVER_NOT_FOUND: 404,
   SERVER_DISABLED: 409,
   CAPABILITY_NOT_FOUND: 404,
+  TASK_NOT_FOUND: 404,
   TOOL_DISABLED: 409,
   TOOL_DENIED: 409,
   APPROVAL_REQUIRED: 409,

@@ -12,6 +12,7 @@ import type { ServerRecord } from '../domain/server-definition.js';
 import type { ResultLimit } from './oversized-results.js';
 import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
+import type { TaskRegistry } from './task-registry.js';
 
 /** What every session of the gateway shares: ports, settings and the daemon's view of health. */
 export interface GatewayContext {
@@ -42,4 +43,6 @@ export interface GatewayContext {
   readonly sessionGraceMs?: number;
   /** Tool results over this budget are cut and kept to read in pages; absent: never cut. */
   readonly resultLimit?: ResultLimit;
+  /** The daemon's tasks, shared by its sessions (the Gateway makes one when absent). */
+  readonly tasks?: TaskRegistry;
 }

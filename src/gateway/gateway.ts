@@ -3,6 +3,7 @@ import type { GatewayContext } from './gateway-context.js';
 import { Session, type SessionScope, type TransportFactory } from './session.js';
 import type { ReapReason } from './session-activity.js';
 import { SessionReaper } from './session-reaper.js';
+import { TaskRegistry } from './task-registry.js';
 import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 
@@ -20,7 +21,14 @@ export class Gateway implements SessionNotifier {
   private readonly starting = new Set<Session>();
   private readonly reaper: SessionReaper<Session>;
 
-  constructor(readonly context: GatewayContext) {
+  readonly context: GatewayContext;
+
+  constructor(context: GatewayContext) {
+    // One task registry for all sessions: a task outlives the session that created it.
+    this.context = {
+      ...context,
+      tasks: context.tasks ?? new TaskRegistry({ clock: context.clock }),
+    };
     this.reaper = new SessionReaper<Session>({
       idleMs: context.sessionIdleMs ?? DEFAULT_IDLE_MS,
       graceMs: context.sessionGraceMs ?? DEFAULT_GRACE_MS,
@@ -89,6 +97,7 @@ export class Gateway implements SessionNotifier {
     this.sessions.clear();
     this.starting.clear();
     await Promise.allSettled(all.map((session) => session.close()));
+    await this.context.tasks?.closeAll();
   }
 
   private async reap(session: Session, reason: ReapReason): Promise<void> {

@@ -10,6 +10,8 @@ import { UpstreamRpcError } from '../domain/ports.js';
 const jsonRpcCode: Partial<Record<CofferCode, number>> = {
   INVALID_INPUT: ErrorCode.InvalidParams,
   CAPABILITY_NOT_FOUND: ErrorCode.InvalidParams,
+  // The tasks spec: an unknown (or someone else's) task id is Invalid params.
+  TASK_NOT_FOUND: ErrorCode.InvalidParams,
   TOOL_DISABLED: ErrorCode.InvalidParams,
   PROMPT_DISABLED: ErrorCode.InvalidParams,
   RESOURCE_DISABLED: ErrorCode.InvalidParams,

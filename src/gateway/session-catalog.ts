@@ -41,6 +41,8 @@ export interface SessionCatalogDeps extends ListLoaderDeps {
   readonly onLateList?: (server: string, kind: CapabilityKind) => void;
   /** The enabled servers this session serves. */
   readonly servers: () => Promise<readonly ServerRecord[]>;
+  /** Whether the client declared `tasks`: only then are task-only tools listed. */
+  readonly runsTasks?: () => boolean;
 }
 
 /**
@@ -104,11 +106,16 @@ export class SessionCatalog {
     const exposed: JsonObject[] = [];
     for (const item of list.items) {
       const key = kind.keyOf(item) ?? '';
-      if (list.enabled.get(key) === false || needsTasks(kind, item)) continue;
+      if (list.enabled.get(key) === false || this.hidesTaskTool(kind, item)) continue;
       exposed.push(this.expose(server, kind, item, key));
     }
     this.exposedItems.set(list, exposed);
     return exposed;
+  }
+
+  /** A tool that can only run as a task, for a client that cannot run tasks (docs/TASKS.md). */
+  private hidesTaskTool(kind: CapabilityKind, item: JsonObject): boolean {
+    return needsTasks(kind, item) && this.deps.runsTasks?.() !== true;
   }
 
   /** Finds the upstream behind an exposed name or URI; undefined when none has it. */
@@ -258,8 +265,8 @@ const cacheKey = (server: string, type: CapabilityType) => `${server}\u0000${typ
 const routeKey = (type: CapabilityType, exposed: string) => `${type}\u0000${exposed}`;
 
 /**
- * Coffer does not proxy tasks (docs/TASKS.md): a tool that can only run as a task
- * cannot work through it, so it is not listed as if it could.
+ * A tool with `execution.taskSupport: "required"`: the spec has such a tool refuse any
+ * call that is not task-augmented, so a client that declared no `tasks` could never use it.
  */
 export function needsTasks(kind: CapabilityKind, item: JsonObject): boolean {
   if (kind.type !== 'tool') return false;

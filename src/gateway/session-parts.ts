@@ -12,6 +12,9 @@ import { aggregatedNamespace, passthroughNamespace, type Namespace } from './nam
 import { SessionCatalog } from './session-catalog.js';
 import type { SessionScope } from './session.js';
 import { TargetRelay } from './target-relay.js';
+import { taskAwarePeer } from './task-peer.js';
+import { TaskRegistry } from './task-registry.js';
+import { TaskRelay } from './task-relay.js';
 import { UpstreamForward } from './upstream-forward.js';
 import { UpstreamPool } from './upstream-pool.js';
 import { createUpstreamPeer, type DownstreamClient } from './upstream-peer.js';
@@ -40,6 +43,7 @@ export interface SessionParts {
   readonly builtins: BuiltinCalls | undefined;
   readonly logs: LogRelay;
   readonly approval: ApprovalGate | undefined;
+  readonly tasks: TaskRelay;
 }
 
 /** Wires the parts of one session; each is its own file and its own test. */
@@ -52,8 +56,11 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     (params, related) => hooks.client.notifier.notify('notifications/message', params, related),
     only !== undefined,
   );
-  // The catalog is made after the pool, but the pool's peers need it for list_changed.
-  const pool = createPool(hooks, namespace, inflight, logs, (server) => catalog.invalidate(server));
+  // The catalog and tasks are made after the pool, but the pool's peers need them.
+  const pool = createPool(hooks, namespace, inflight, logs, {
+    invalidate: (server) => catalog.invalidate(server),
+    tasks: () => tasks,
+  });
   const catalog = new SessionCatalog({
     pool,
     preferences: context.preferences,
@@ -64,6 +71,14 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     clock: context.clock,
     ttlMs: context.listTtlMs,
     servers: () => context.enabledServers(only),
+    runsTasks: () => hooks.client.capabilities()?.['tasks'] !== undefined,
+  });
+  const tasks = new TaskRelay({
+    registry: context.tasks ?? new TaskRegistry({ clock: context.clock }),
+    pool,
+    toolServer: async (name) => (await catalog.resolve('tool', name))?.server,
+    notify: (method, params) => hooks.client.notifier.notify(method, params),
+    now: () => context.clock.now().getTime(),
   });
   const listing =
     only !== undefined
@@ -92,7 +107,7 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
           callTool: (params, routed) =>
             relay.relay('tools/call', { type: 'tool', field: 'name' }, params, routed),
         });
-  return { pool, catalog, listing, relay, builtins, logs, approval };
+  return { pool, catalog, listing, relay, builtins, logs, approval, tasks };
 }
 
 function createPool(
@@ -100,7 +115,7 @@ function createPool(
   namespace: Namespace,
   inflight: InflightRequests,
   logs: LogRelay,
-  invalidate: (server: string) => void,
+  late: { invalidate: (server: string) => void; tasks: () => TaskRelay },
 ): UpstreamPool {
   const { context } = hooks;
   return new UpstreamPool(
@@ -108,14 +123,18 @@ function createPool(
     (name) => ({
       clientCapabilities: hooks.clientCapabilities,
       sessionId: hooks.sessionId(),
-      peer: createUpstreamPeer(name, hooks.client, namespace, {
-        invalidate,
-        log: (server, params) => {
-          context.upstreamLog(server, params);
-          logs.forward(params, inflight.latest(server));
-        },
-        relatedRequest: (server) => inflight.latest(server),
-      }),
+      peer: taskAwarePeer(
+        createUpstreamPeer(name, hooks.client, namespace, {
+          invalidate: late.invalidate,
+          log: (server, params) => {
+            context.upstreamLog(server, params);
+            logs.forward(params, inflight.latest(server));
+          },
+          relatedRequest: (server) => inflight.latest(server),
+        }),
+        name,
+        late.tasks(),
+      ),
     }),
     {
       connected: (name) => context.states.connected(name),

@@ -14,7 +14,7 @@ import { MessageRouter, type SendToClient } from './router/message-router.js';
 import { sessionMethods } from './router/session-methods.js';
 import { SerializedResults } from './serialized-results.js';
 import { SessionActivity } from './session-activity.js';
-import { createSessionParts } from './session-parts.js';
+import { createSessionParts, type SessionParts } from './session-parts.js';
 import type { ApprovalGate } from './approval-gate.js';
 import type { Caller } from './call-audit.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
@@ -31,6 +31,9 @@ const aggregatedCapabilities: JsonObject = {
   resources: { subscribe: true, listChanged: true },
   completions: {},
   logging: {},
+  // Coffer answers tasks/list and tasks/cancel itself; which tools run as tasks is each
+  // tool's execution.taskSupport, from its upstream (docs/TASKS.md).
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
 };
 
 /** What a session's transport is built from: its hook for "initialized" and the result cache. */
@@ -68,6 +71,7 @@ export class Session {
   readonly scope: SessionScope;
   private readonly catalog: SessionCatalog;
   private readonly approval: ApprovalGate | undefined;
+  private readonly tasks: SessionParts['tasks'];
   private readonly router: MessageRouter;
   private readonly notifier: DownstreamNotifier;
   private readonly outbound: DownstreamRequests;
@@ -106,6 +110,7 @@ export class Session {
     this.pool = parts.pool;
     this.catalog = parts.catalog;
     this.approval = parts.approval;
+    this.tasks = parts.tasks;
     const results = new SerializedResults();
     this.router = new MessageRouter({
       methods: sessionMethods({
@@ -120,6 +125,7 @@ export class Session {
         ...(parts.builtins === undefined ? {} : { builtins: parts.builtins }),
         logs: parts.logs,
         pool: this.pool,
+        tasks: parts.tasks,
         ...(context.resultLimit && {
           results: new OversizedResults(context.resultLimit, context.clock),
         }),
@@ -195,7 +201,8 @@ export class Session {
     this.closed = true;
     this.router.close();
     this.outbound.closeAll();
-    await this.pool.closeAll();
+    // A task outlives its session (docs/TASKS.md): the connections it runs on stay open.
+    await this.tasks.release(this.pool);
     await this.transport.close().catch(() => undefined);
   }
 
@@ -208,10 +215,10 @@ export class Session {
   }
 }
 
-/** What a single-server session declares: the upstream's own capabilities, minus tasks. */
+/** What a single-server session declares: the upstream's own capabilities. */
 function mirroredCapabilities(upstream: JsonObject): JsonObject {
   const mirrored: JsonObject = {};
-  for (const name of ['tools', 'prompts', 'resources', 'completions']) {
+  for (const name of ['tools', 'prompts', 'resources', 'completions', 'tasks']) {
     if (upstream[name] !== undefined) mirrored[name] = upstream[name];
   }
   return mirrored;

@@ -4,6 +4,7 @@ import type { ListAnswers } from '../list-answers.js';
 import type { LogRelay } from '../log-relay.js';
 import type { OversizedResults } from '../oversized-results.js';
 import type { TargetRelay } from '../target-relay.js';
+import type { TaskRelay } from '../task-relay.js';
 import type { UpstreamPool } from '../upstream-pool.js';
 import { completeHandler } from './handlers/complete.js';
 import { initializeHandler, type InitializeParts } from './handlers/initialize.js';
@@ -12,6 +13,7 @@ import { pingHandler } from './handlers/ping.js';
 import { rootsChangedHandler } from './handlers/roots-changed.js';
 import { setLevelHandler } from './handlers/set-level.js';
 import { targetedHandlers } from './handlers/targeted.js';
+import { taskCreatingCall, tasksHandlers } from './handlers/tasks.js';
 import { toolsCallHandler } from './handlers/tools-call.js';
 import { methodTable, type MethodTable } from './method-table.js';
 
@@ -27,6 +29,8 @@ export interface SessionMethodParts {
   readonly pool: UpstreamPool;
   /** Cuts tool results over the daemon's budget and answers reads of them; absent: off. */
   readonly results?: OversizedResults;
+  /** The session's tasks (docs/TASKS.md). */
+  readonly tasks: TaskRelay;
 }
 
 /**
@@ -41,7 +45,11 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
       ['ping', pingHandler],
       ['logging/setLevel', setLevelHandler(parts.logs)],
       ...listHandlers(parts.lists, parts.catalog),
-      ['tools/call', toolsCallHandler(parts.relay, parts.builtins, parts.results)],
+      [
+        'tools/call',
+        taskCreatingCall(parts.tasks, toolsCallHandler(parts.relay, parts.builtins, parts.results)),
+      ],
+      ...tasksHandlers(parts.tasks),
       ...targetedHandlers(parts.relay, parts.results),
       ['completion/complete', completeHandler(parts.relay)],
     ],

@@ -102,9 +102,9 @@ describe('a session routes each request to the upstream that owns it', () => {
     harness = await startSession({ fx: echo });
     await harness.initialize();
     expect((await harness.client.request(2, 'ping'))['result']).toEqual({});
-    expect((await harness.client.request(3, 'tasks/list'))['error']).toMatchObject({
+    expect((await harness.client.request(3, 'resources/unknown'))['error']).toMatchObject({
       code: -32601,
-      message: 'Method not found: tasks/list',
+      message: 'Method not found: resources/unknown',
     });
     expect((await harness.client.request(4, 'constructor'))['error']).toMatchObject({
       code: -32601,
