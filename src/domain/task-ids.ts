@@ -26,13 +26,6 @@ export function serverOfTaskId(id: string): string | undefined {
   return /^[0-9a-f]{32}$/.test(rest) ? id.slice(0, at) : undefined;
 }
 
-const terminal: ReadonlySet<unknown> = new Set(['completed', 'failed', 'cancelled']);
-
-/** completed, failed and cancelled never change again (the spec's lifecycle). */
-export function isTerminalStatus(status: unknown): boolean {
-  return terminal.has(status);
-}
-
 /**
  * When Coffer stops holding a task: its ttl from creation, capped, since a ttl of
  * `null` (unlimited) or an oversized one must not keep an upstream process forever.
