@@ -67,13 +67,18 @@ export class FakeUpstream implements UpstreamConnection {
 export class FakeConnector implements UpstreamConnector {
   readonly connections: FakeUpstream[] = [];
 
-  constructor(private readonly scripts: Record<string, Script>) {}
+  constructor(
+    private readonly scripts: Record<string, Script>,
+    /** What each server declares at initialize (default: tools with listChanged). */
+    private readonly capabilities: Record<string, JsonObject> = {},
+  ) {}
 
   connect(definition: ServerDefinition, context: UpstreamConnectContext): Promise<FakeUpstream> {
     const upstream = new FakeUpstream(
       definition.name,
       context,
       this.scripts[definition.name] ?? {},
+      this.capabilities[definition.name],
     );
     this.connections.push(upstream);
     return Promise.resolve(upstream);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../../src/domain/ports.js';
 import { RELATED_TASK_KEY } from '../../../../src/domain/task-ids.js';
 import { TaskRegistry } from '../../../../src/gateway/task-registry.js';
-import type { Script } from './fake-upstream.js';
+import { FakeConnector, type Script } from './fake-upstream.js';
 import { ManualClock, startSession, type Harness } from './session-harness.js';
 
 const RELATED = RELATED_TASK_KEY;
@@ -94,6 +94,17 @@ describe('tasks through a session', () => {
     expect(await upstreamTools(plain)).toEqual(['fx__plain']);
     const { sessions } = await daemonSessions(server.script);
     expect(await upstreamTools(sessions[0]!)).toEqual(['fx__research', 'fx__plain']);
+  });
+
+  it("mirrors an upstream's tasks capability on the single-server endpoint", async () => {
+    const tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    const connector = new FakeConnector({ fx: taskServer().script }, { fx: { tools: {}, tasks } });
+    const single = await startSession({ fx: {} }, { kind: 'single', server: 'fx' }, { connector });
+    harnesses.push(single);
+    const declared = await single.initialize(taskCapable);
+    expect(declared['capabilities']).toEqual({ logging: {}, tools: {}, tasks });
+    const listed = await single.client.request(1, 'tools/list');
+    expect(listed['result']).toMatchObject({ tools: [{ name: 'research' }, { name: 'plain' }] });
   });
 
   it('gives the task an id that names its server, and relays get and result under it', async () => {
