@@ -134,6 +134,11 @@ export class TaskRegistry {
     return needed;
   }
 
+  /** A task was fetched or cancelled: a closed session's connection may no longer be needed. */
+  settled(entry: TaskEntry): void {
+    this.closeIfUnneeded(entry.origin);
+  }
+
   /** Drops expired tasks and closes held connections nothing needs any more. */
   sweep(): void {
     this.dropExpired();

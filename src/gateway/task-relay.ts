@@ -80,12 +80,12 @@ export class TaskRelay implements TaskOwner {
         if (method === 'tasks/result' && error instanceof UpstreamRpcError) entry.fetched = true;
         throw hideUpstreamId(error, entry);
       });
-    if (method === 'tasks/result') {
-      entry.fetched = true;
-      return exposeRelated(result, entry);
-    }
-    entry.status = result['status'];
-    return { ...result, taskId: entry.id };
+    if (method === 'tasks/result') entry.fetched = true;
+    else entry.status = result['status'];
+    this.deps.registry.settled(entry);
+    return method === 'tasks/result'
+      ? exposeRelated(result, entry)
+      : { ...result, taskId: entry.id };
   }
 
   /**

@@ -187,7 +187,7 @@ describe('tasks through a session', () => {
 
   it('keeps a closed session’s task alive for the next session, then lets the connection go', async () => {
     const server = taskServer();
-    const { sessions, open, tasks } = await daemonSessions(server.script);
+    const { sessions, open } = await daemonSessions(server.script);
     const first = sessions[0]!;
     const id = await createTask(first, 1);
     const upstream = first.upstreams.latest('fx');
@@ -200,7 +200,7 @@ describe('tasks through a session', () => {
     const result = await second.client.request(1, 'tasks/result', { taskId: id });
     expect(result['result']).toMatchObject({ _meta: { [RELATED]: { taskId: id } } });
     expect(upstream.calledWith('tasks/result')).toHaveLength(1);
-    tasks.sweep();
+    // Fetched: nothing needs the closed session's connection any more.
     await upstream.closed;
   });
 
