@@ -89,6 +89,7 @@ export class Gateway implements SessionNotifier {
   /** A server was redefined, disabled or removed: no session may keep its old connection. */
   async serverRedefined(server: string): Promise<void> {
     await Promise.all([...this.sessions.values()].map((s) => s.serverChanged(server)));
+    await this.context.tasks?.serverChanged(server);
   }
 
   async closeAll(): Promise<void> {

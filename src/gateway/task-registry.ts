@@ -16,6 +16,13 @@ export interface TaskOwner {
   readonly notify: (method: string, params: JsonObject) => void;
 }
 
+/** A closed session's upstream connections, as the registry holds them for its tasks. */
+export interface HeldConnections {
+  closeAll(): Promise<void>;
+  /** Closes the connection to one server (removed, disabled or redefined). */
+  evict(server: string): Promise<void>;
+}
+
 /** One upstream task, under the id Coffer gave the client. */
 export interface TaskEntry {
   readonly id: string;
@@ -56,8 +63,8 @@ const upstreamKey = (server: string, upstreamId: string) => `${server}\u0000${up
 export class TaskRegistry {
   private readonly byId = new Map<string, TaskEntry>();
   private readonly byUpstream = new Map<TaskOwner, Map<string, TaskEntry>>();
-  /** Closed sessions' connections, kept for their tasks: how to close them. */
-  private readonly held = new Map<TaskOwner, () => Promise<void>>();
+  /** Closed sessions' connections, kept for their tasks. */
+  private readonly held = new Map<TaskOwner, HeldConnections>();
   private readonly watched = new WeakSet<UpstreamConnection>();
   private readonly entropy: () => string;
   private cancelTimer: (() => void) | undefined;
@@ -126,12 +133,17 @@ export class TaskRegistry {
 
   /**
    * `origin`'s session closed. Returns the servers whose connections its tasks still
-   * need; the caller closes the others. Those are closed (`close`) once no task needs them.
+   * need; the caller closes the others. Those are closed once no task needs them.
    */
-  release(origin: TaskOwner, close: () => Promise<void>): ReadonlySet<string> {
+  release(origin: TaskOwner, connections: HeldConnections): ReadonlySet<string> {
     const needed = this.neededServers(origin);
-    if (needed.size > 0) this.held.set(origin, close);
+    if (needed.size > 0) this.held.set(origin, connections);
     return needed;
+  }
+
+  /** A server was removed, disabled or redefined: no held connection to it may stay. */
+  async serverChanged(server: string): Promise<void> {
+    await Promise.allSettled([...this.held.values()].map((held) => held.evict(server)));
   }
 
   /** A task was fetched or cancelled: a closed session's connection may no longer be needed. */
@@ -153,7 +165,7 @@ export class TaskRegistry {
     this.held.clear();
     this.byId.clear();
     this.byUpstream.clear();
-    await Promise.allSettled(closing.map((close) => close()));
+    await Promise.allSettled(closing.map((held) => held.closeAll()));
   }
 
   private neededServers(origin: TaskOwner): Set<string> {
@@ -167,11 +179,11 @@ export class TaskRegistry {
   }
 
   private closeIfUnneeded(origin: TaskOwner): void {
-    const close = this.held.get(origin);
-    if (close === undefined || this.neededServers(origin).size > 0) return;
+    const held = this.held.get(origin);
+    if (held === undefined || this.neededServers(origin).size > 0) return;
     this.held.delete(origin);
     for (const entry of [...(this.byUpstream.get(origin)?.values() ?? [])]) this.forget(entry);
-    void close().catch(() => undefined);
+    void held.closeAll().catch(() => undefined);
   }
 
   private dropExpired(): void {

@@ -41,7 +41,7 @@ export class TaskRelay implements TaskOwner {
    */
   async release(pool: UpstreamPool): Promise<void> {
     this.open = false;
-    const needed = this.deps.registry.release(this, () => pool.closeAll());
+    const needed = this.deps.registry.release(this, pool);
     if (needed.size === 0) return pool.closeAll();
     await Promise.all(
       pool.servers().flatMap((server) => (needed.has(server) ? [] : [pool.evict(server)])),
