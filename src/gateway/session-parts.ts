@@ -79,6 +79,7 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     toolServer: async (name) => (await catalog.resolve('tool', name))?.server,
     notify: (method, params) => hooks.client.notifier.notify(method, params),
     now: () => context.clock.now().getTime(),
+    inflight,
   });
   const listing =
     only !== undefined

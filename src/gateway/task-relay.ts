@@ -3,7 +3,9 @@ import type { JsonObject, UpstreamRequestOptions } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import { RELATED_TASK_KEY } from '../domain/task-ids.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import type { InflightRequests } from './inflight-requests.js';
 import type { TaskEntry, TaskOwner, TaskRegistry } from './task-registry.js';
+import type { RoutedRequestOptions } from './upstream-forward.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
 export const TASK_STATUS_NOTIFICATION = 'notifications/tasks/status';
@@ -17,6 +19,8 @@ export interface TaskRelayDeps {
   readonly notify: (method: string, params: JsonObject) => void;
   /** The gateway clock, in ms. */
   readonly now: () => number;
+  /** The session's open calls per upstream: where an upstream's question goes. */
+  readonly inflight: InflightRequests;
 }
 
 /** Status notifications for upstream ids not known yet (they can beat the create answer). */
@@ -65,27 +69,46 @@ export class TaskRelay implements TaskOwner {
   async forward(
     method: 'tasks/get' | 'tasks/result' | 'tasks/cancel',
     params: JsonObject | undefined,
-    options: UpstreamRequestOptions,
+    options: RoutedRequestOptions,
   ): Promise<JsonObject> {
     const entry = this.deps.registry.claim(this, params?.['taskId']);
-    const upstreamParams = { ...params, taskId: entry.upstreamId };
+    // A question the task asks meanwhile (input_required) rides on this request's stream.
+    const end =
+      entry.origin === this && options.requestId !== undefined
+        ? this.deps.inflight.begin(entry.server, options.requestId)
+        : undefined;
+    try {
+      const result = await this.send(entry, method, params, options);
+      if (method === 'tasks/result') entry.fetched = true;
+      else entry.status = result['status'];
+      this.deps.registry.settled(entry);
+      return method === 'tasks/result'
+        ? exposeRelated(result, entry)
+        : { ...result, taskId: entry.id };
+    } finally {
+      end?.();
+    }
+  }
+
+  private send(
+    entry: TaskEntry,
+    method: string,
+    params: JsonObject | undefined,
+    options: RoutedRequestOptions,
+  ): Promise<JsonObject> {
+    const { signal } = options;
     // tasks/result blocks until the task ends: it may wait as long as Coffer holds it.
-    const waiting =
+    const timeout =
       method === 'tasks/result'
-        ? { ...options, timeoutMs: Math.max(1, entry.holdUntil - this.deps.now()) }
-        : options;
-    const result = await entry.connection
-      .request(method, upstreamParams, waiting)
+        ? { timeoutMs: Math.max(1, entry.holdUntil - this.deps.now()) }
+        : {};
+    const upstreamParams = { ...params, taskId: entry.upstreamId };
+    return entry.connection
+      .request(method, upstreamParams, { ...(signal && { signal }), ...timeout })
       .catch((error: unknown) => {
         if (method === 'tasks/result' && error instanceof UpstreamRpcError) entry.fetched = true;
         throw hideUpstreamId(error, entry);
       });
-    if (method === 'tasks/result') entry.fetched = true;
-    else entry.status = result['status'];
-    this.deps.registry.settled(entry);
-    return method === 'tasks/result'
-      ? exposeRelated(result, entry)
-      : { ...result, taskId: entry.id };
   }
 
   /**

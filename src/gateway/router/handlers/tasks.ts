@@ -9,7 +9,7 @@ export function tasksHandlers(tasks: TaskRelay): (readonly [string, RequestHandl
   const forwarded =
     (method: 'tasks/get' | 'tasks/result' | 'tasks/cancel'): RequestHandler =>
     (params, context) =>
-      tasks.forward(method, params, { signal: context.signal });
+      tasks.forward(method, params, { signal: context.signal, requestId: context.id });
   return [
     ['tasks/get', forwarded('tasks/get')],
     ['tasks/result', forwarded('tasks/result')],
