@@ -138,6 +138,8 @@ export class TaskRegistry {
   release(origin: TaskOwner, connections: HeldConnections): ReadonlySet<string> {
     const needed = this.neededServers(origin);
     if (needed.size > 0) this.held.set(origin, connections);
+    // It may also have owned tasks it took over: their connections may go now.
+    for (const other of [...this.held.keys()]) if (other !== origin) this.closeIfUnneeded(other);
     return needed;
   }
 
@@ -168,12 +170,16 @@ export class TaskRegistry {
     await Promise.allSettled(closing.map((held) => held.closeAll()));
   }
 
+  /**
+   * The servers whose connections `origin`'s tasks need: a task is needed until its hold
+   * ends while a live session owns it, and, once none does, until it is fetched or cancelled.
+   */
   private neededServers(origin: TaskOwner): Set<string> {
     const now = this.now();
     const servers = new Set<string>();
     for (const entry of this.byUpstream.get(origin)?.values() ?? []) {
-      if (now < entry.holdUntil && !entry.fetched && entry.status !== 'cancelled')
-        servers.add(entry.server);
+      const unfinished = !entry.fetched && entry.status !== 'cancelled';
+      if (now < entry.holdUntil && (entry.owner.open || unfinished)) servers.add(entry.server);
     }
     return servers;
   }

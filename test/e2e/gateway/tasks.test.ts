@@ -5,7 +5,9 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ElicitRequestSchema,
   McpError,
+  RELATED_TASK_META_KEY,
   TaskStatusNotificationSchema,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -108,6 +110,32 @@ describe('tasks through /mcp', () => {
       expect(statuses).toContainEqual(expect.objectContaining({ taskId, status: 'completed' })),
     );
     expect(statuses.every((status) => status.taskId === taskId)).toBe(true);
+  });
+
+  it('asks the client through tasks/result when the task needs input, under the Coffer id', async () => {
+    const client = await daemon.client({
+      capabilities: { ...taskClient, elicitation: {} },
+      name: 'answerer',
+    });
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params._meta?.[RELATED_TASK_META_KEY]);
+      return { action: 'accept', content: { interpretation: 'historical' } };
+    });
+    await toolsOnceListed(client, [research]);
+    let taskId = '';
+    let report = '';
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: research, arguments: { topic: 'ambiguity', ambiguous: true } },
+      CallToolResultSchema,
+      { task: { ttl: 120_000 } },
+    )) {
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+      if (message.type === 'result') report = JSON.stringify(message.result.content);
+      if (message.type === 'error') throw message.error;
+    }
+    expect(report).toContain('ambiguity (historical)');
+    expect(asked).toEqual([{ taskId }]);
   });
 
   it('cancels a task', async () => {

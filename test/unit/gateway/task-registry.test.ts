@@ -75,7 +75,7 @@ describe('the task registry', () => {
     expect(tasks.owned(first)).toEqual([]);
   });
 
-  it('holds only what a running task needs, and closes it when the task is done with', async () => {
+  it('holds only what a running task needs, and closes it when the task is done with', () => {
     const { tasks } = registry();
     const me = owner();
     const running = tasks.record(me, connection('fx'), working('up-1'));
@@ -88,8 +88,23 @@ describe('the task registry', () => {
     running.fetched = true;
     tasks.settled(running);
     expect(connections.closed).toEqual(['*']);
-    await Promise.resolve();
     expect(() => tasks.claim(owner(), running.id)).toThrow(/Unknown task/);
+  });
+
+  it('keeps a fetched task while the session that took it over lives', () => {
+    const { tasks } = registry();
+    const [first, second] = [owner(), owner()];
+    const entry = tasks.record(first, connection('fx'), working('up-1'));
+    first.open = false;
+    const connections = held();
+    tasks.release(first, connections);
+    tasks.claim(second, entry.id).fetched = true;
+    tasks.settled(entry);
+    expect(connections.closed).toEqual([]);
+    expect(tasks.claim(second, entry.id)).toBe(entry);
+    second.open = false;
+    expect([...tasks.release(second, held())]).toEqual([]);
+    expect(connections.closed).toEqual(['*']);
   });
 
   it('forgets the tasks of a connection that ended', async () => {

@@ -200,7 +200,10 @@ describe('tasks through a session', () => {
     const result = await second.client.request(1, 'tasks/result', { taskId: id });
     expect(result['result']).toMatchObject({ _meta: { [RELATED]: { taskId: id } } });
     expect(upstream.calledWith('tasks/result')).toHaveLength(1);
-    // Fetched: nothing needs the closed session's connection any more.
+    const again = await second.client.request(2, 'tasks/get', { taskId: id });
+    expect(again['result']).toMatchObject({ taskId: id, status: 'completed' });
+    // Fetched, and its new owner gone: nothing needs the first session's connection.
+    await second.session.close();
     await upstream.closed;
   });
 
