@@ -18,10 +18,10 @@ export function tasksHandlers(tasks: TaskRelay): (readonly [string, RequestHandl
   ];
 }
 
-/** tools/call that may create a task: its CreateTaskResult gets Coffer's task id. */
+/**
+ * tools/call that may create a task: its CreateTaskResult gets Coffer's task id. Checked
+ * on every answer, not only task-augmented calls: an upstream id must never reach a client.
+ */
 export function taskCreatingCall(tasks: TaskRelay, call: RequestHandler): RequestHandler {
-  return async (params, context) => {
-    const result = await call(params, context);
-    return params?.['task'] === undefined ? result : tasks.created(params, result);
-  };
+  return async (params, context) => tasks.created(params, await call(params, context));
 }
