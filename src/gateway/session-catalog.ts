@@ -104,7 +104,7 @@ export class SessionCatalog {
     const exposed: JsonObject[] = [];
     for (const item of list.items) {
       const key = kind.keyOf(item) ?? '';
-      if (list.enabled.get(key) === false || needsTasks(kind, item)) continue;
+      if (list.enabled.get(key) === false || list.held.has(key) || needsTasks(kind, item)) continue;
       exposed.push(this.expose(server, kind, item, key));
     }
     this.exposedItems.set(list, exposed);
@@ -115,7 +115,9 @@ export class SessionCatalog {
   async resolve(
     type: CapabilityType,
     exposed: string,
-  ): Promise<(Route & { enabled: boolean | undefined; item?: JsonObject }) | undefined> {
+  ): Promise<
+    (Route & { enabled: boolean | undefined; held: boolean; item?: JsonObject }) | undefined
+  > {
     const kind = capabilityKinds[type];
     // A miss on a cached list may be a capability the upstream added since: relist once.
     const route =
@@ -123,11 +125,17 @@ export class SessionCatalog {
       (await this.discover(kind, exposed, false)) ??
       (await this.discover(kind, exposed, true));
     if (route === undefined) return undefined;
-    const list = await this.cached(route.server.name, kind)?.catch(() => undefined);
+    // A route outlives its list's TTL, but whether a tool is held back, and its
+    // annotations for the approval gate, are only known from a list: a tool's is reloaded.
+    const cached = this.cached(route.server.name, kind);
+    const list = await (
+      cached ?? (kind.type === 'tool' ? this.load(route.server, kind) : undefined)
+    )?.catch(() => undefined);
     const item = list?.items.find((candidate) => kind.keyOf(candidate) === route.key);
     return {
       ...route,
       enabled: list?.enabled.get(route.key),
+      held: list?.held.has(route.key) ?? false,
       ...(item === undefined ? {} : { item }),
     };
   }
