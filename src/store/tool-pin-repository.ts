@@ -35,7 +35,9 @@ export class SqliteToolPinRepository implements ToolPinRepository {
         .select(['tool_key', 'hash', 'pending_hash'])
         .where('resource_id', '=', id)
         .execute();
-      return new Map(rows.map((row) => [row.tool_key, row]));
+      return new Map(
+        rows.map(({ tool_key, hash, pending_hash }) => [tool_key, { hash, pending_hash }]),
+      );
     });
   }
 
