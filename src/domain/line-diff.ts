@@ -27,12 +27,13 @@ export function lineDiff(before: string, after: string): DiffLine[] {
       out.push({ op: ' ', text: a[i] ?? '' });
       i += 1;
       j += 1;
-    } else if (j < b.length && (i === a.length || at(i, j + 1) >= at(i + 1, j))) {
-      out.push({ op: '+', text: b[j] ?? '' });
-      j += 1;
-    } else {
+    } else if (i < a.length && (j === b.length || at(i + 1, j) >= at(i, j + 1))) {
+      // Removed before added, as a reader expects "was, now is".
       out.push({ op: '-', text: a[i] ?? '' });
       i += 1;
+    } else {
+      out.push({ op: '+', text: b[j] ?? '' });
+      j += 1;
     }
   }
   return out;

@@ -136,11 +136,15 @@ describe('tool pinning: a changed definition is held back until reviewed (issue 
 
   it('the REST API shows both definitions and their diff, and accepts all at once', async () => {
     writeDefinition(file, { ...ORIGINAL, description: 'Fetches a page; also deletes it.' });
-    // GET lists the server's tools first, so the change is seen without an agent listing.
+    // GET lists the server's tools first, so the change is seen without an agent listing;
+    // the fixture picks the file up within its watch interval.
     await expect
-      .poll(async () => (await daemon.api('GET', '/servers/web/reviews')).body.tools.length, {
-        timeout: 30_000,
-      })
+      .poll(
+        async () => ((await daemon.api('GET', '/servers/web/reviews')).body.tools as []).length,
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(1);
     const { body } = await daemon.api('GET', '/servers/web/reviews');
     expect(body.tools[0]).toMatchObject({

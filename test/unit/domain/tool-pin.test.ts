@@ -109,8 +109,8 @@ describe('lineDiff', () => {
   it('keeps common lines and marks removed and added ones', () => {
     expect(lineDiff('a\nb\nc', 'a\nx\nc\nd')).toEqual([
       { op: ' ', text: 'a' },
-      { op: '+', text: 'x' },
       { op: '-', text: 'b' },
+      { op: '+', text: 'x' },
       { op: ' ', text: 'c' },
       { op: '+', text: 'd' },
     ]);
