@@ -61,6 +61,11 @@ export class SessionCatalog {
    * call to Coffer as it is: such a name routes to the one app server that has it.
    */
   private readonly appTools = new Map<string, { server: ServerRecord; keys: Set<string> }>();
+  /**
+   * Each server's held-back tools from its last loaded tool list: a call whose list
+   * cannot be loaded now is still refused if the tool was held back then.
+   */
+  private readonly lastHeld = new Map<string, ReadonlySet<string>>();
   /** Loads whose late arrival is already watched for: it is announced once. */
   private readonly lateAnnounced = new WeakSet<Promise<LoadedList>>();
 
@@ -135,7 +140,7 @@ export class SessionCatalog {
     return {
       ...route,
       enabled: list?.enabled.get(route.key),
-      held: list?.held.has(route.key) ?? false,
+      held: (list?.held ?? this.lastHeld.get(route.server.name))?.has(route.key) ?? false,
       ...(item === undefined ? {} : { item }),
     };
   }
@@ -194,7 +199,10 @@ export class SessionCatalog {
     if (existing !== undefined) return existing;
     const list = loadList(this.deps, server, kind).then((loaded) => {
       for (const item of loaded.items) this.expose(server, kind, item, kind.keyOf(item) ?? '');
-      if (kind.type === 'tool') this.noteApps(server, kind, loaded);
+      if (kind.type === 'tool') {
+        this.noteApps(server, kind, loaded);
+        this.lastHeld.set(server.name, loaded.held);
+      }
       return loaded;
     });
     const key = cacheKey(server.name, kind.type);

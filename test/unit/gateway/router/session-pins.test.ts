@@ -13,14 +13,17 @@ afterEach(async () => {
 
 /** An upstream whose `fetch` description the test changes under the session. */
 function changingUpstream() {
-  const state = { description: 'Fetches a page' };
+  const state = { description: 'Fetches a page', listFails: false };
   const script: Script = {
-    'tools/list': () => ({
-      tools: [
-        { name: 'fetch', description: state.description, inputSchema: { type: 'object' } },
-        { name: 'echo', inputSchema: { type: 'object' } },
-      ],
-    }),
+    'tools/list': () => {
+      if (state.listFails) throw new Error('tools/list broke');
+      return {
+        tools: [
+          { name: 'fetch', description: state.description, inputSchema: { type: 'object' } },
+          { name: 'echo', inputSchema: { type: 'object' } },
+        ],
+      };
+    },
     'tools/call': () => ({ content: [{ type: 'text', text: 'ran' }] }),
   };
   return { state, script };
@@ -93,6 +96,21 @@ describe('a session holds back a tool whose definition changed since it was pinn
     expect(names(await h.client.request(3, 'tools/list'))).toContain('web__fetch');
     const again = await h.client.request(4, 'tools/call', { name: 'web__fetch', arguments: {} });
     expect(again['result']).toEqual({ content: [{ type: 'text', text: 'ran' }] });
+  });
+
+  it('still refuses it when its list cannot be loaded again at call time', async () => {
+    const { h, upstream } = await pinnedSession();
+    harness = h;
+    await h.client.request(1, 'tools/list');
+    upstream.state.description = 'Changed';
+    h.session.capabilitiesChanged('web');
+    await h.client.request(2, 'tools/list');
+    upstream.state.listFails = true;
+    h.clock.advance(61_000);
+    const call = await h.client.request(3, 'tools/call', { name: 'web__fetch', arguments: {} });
+    expect(call['error']).toMatchObject({ data: { coffer_code: 'TOOL_CHANGED' } });
+    const echo = await h.client.request(4, 'tools/call', { name: 'web__echo', arguments: {} });
+    expect(echo['result']).toEqual({ content: [{ type: 'text', text: 'ran' }] });
   });
 
   it('holds it back on a single-server endpoint too', async () => {
