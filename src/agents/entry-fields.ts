@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../domain/canonical-json.js';
 
 /**
  * Reading loosely typed config values. Agents are forgiving about types (a port written
@@ -57,22 +58,6 @@ export function stringMap(
     else map[name] = text;
   }
   return map;
-}
-
-/** Deterministic JSON (sorted keys, bigint as text): fingerprints of entries. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObject(value)) {
-    const sorted: JsonObject = {};
-    for (const key of Object.keys(value).sort()) sorted[key] = sortKeys(value[key]);
-    return sorted;
-  }
-  return value;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   ServerRepository,
   SessionNotifier,
   ToolRunner,
+  ToolPinRepository,
   ToolPolicyRepository,
   ToolSearch,
 } from '../domain/ports.js';
@@ -52,4 +53,6 @@ export interface ApiServices {
   readonly agents?: AgentSetup;
   /** Approval policies (/servers/:name/policies); the routes answer 404 when absent. */
   readonly policies?: ToolPolicyRepository;
+  /** Tool pins (/servers/:name/reviews); the routes answer 404 when absent. */
+  readonly pins?: ToolPinRepository;
 }

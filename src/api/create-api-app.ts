@@ -6,6 +6,7 @@ import { agentRoutes } from './agent-routes.js';
 import type { ApiServices } from './api-services.js';
 import { capabilityRoutes } from './capability-routes.js';
 import { policyRoutes } from './policy-routes.js';
+import { reviewRoutes } from './review-routes.js';
 import { configRoutes } from './config-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { contextBudgetRoutes } from './context-budget-routes.js';
@@ -39,6 +40,7 @@ export function createApiApp(services: ApiServices): Hono {
   app.route('/', serverRoutes(services));
   app.route('/', capabilityRoutes(services));
   app.route('/', policyRoutes(services));
+  app.route('/', reviewRoutes(services));
   app.route('/', secretRoutes(services));
   app.route('/', loginRoutes(services));
   app.route('/', activityRoutes(services));

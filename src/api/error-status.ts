@@ -29,6 +29,7 @@ export const errorStatus: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
   TOOL_DENIED: 409,
   APPROVAL_REQUIRED: 409,
   CALL_DECLINED: 409,
+  TOOL_CHANGED: 409,
   PROMPT_DISABLED: 409,
   RESOURCE_DISABLED: 409,
   UPSTREAM_UNAVAILABLE: 503,

@@ -4,6 +4,7 @@ import {
   createServerSchema,
   patchServerSchema,
   setPoliciesSchema,
+  acceptReviewSchema,
   toggleCapabilitiesSchema,
 } from './request-schemas.js';
 import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
@@ -100,6 +101,17 @@ const operations: Record<string, Record<string, Operation>> = {
       summary: "Set the destructive default and tools' own policies (null forgets one)",
       body: setPoliciesSchema,
       ok: [200, '{server, destructive, tools}'],
+    },
+  },
+  '/servers/{name}/reviews': {
+    get: {
+      summary: 'Tools held back because their definition changed since you allowed them',
+      ok: [200, '{server, tools: [{key, pinned, pinned_at, changed, detected_at, diff}]}'],
+    },
+    post: {
+      summary: 'Accept the changed definition of one tool ({tool}) or of all ({})',
+      body: acceptReviewSchema,
+      ok: [200, '{server, accepted}'],
     },
   },
   '/servers/{name}/refresh': {

@@ -71,3 +71,10 @@ export const setPoliciesSchema = z
   .strict();
 
 export type SetPoliciesInput = z.output<typeof setPoliciesSchema>;
+
+/** POST /servers/:name/reviews: accept one held-back tool's change, or (no tool) all. */
+export const acceptReviewSchema = z
+  .object({
+    tool: z.string().min(1, 'a tool name must not be empty').max(MAX_KEY_LENGTH).optional(),
+  })
+  .strict();

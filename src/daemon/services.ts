@@ -16,6 +16,7 @@ import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
 import { createSocketEndpoint } from '../gateway/socket-connection.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
+import { ToolPins } from '../gateway/tool-pins.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories, openDatabase } from '../store/index.js';
 import { createSearchPath } from '../upstream/login-shell-path.js';
@@ -107,11 +108,20 @@ export const createServices: CreateServices = async ({
   await registry.all();
   const processSlots = new ProcessSlots(settings.maxProcessesPerServer);
 
+  // A recorded definition change makes every session relist that server (set below).
+  let pinChanged = (_server: string): void => {};
+  const pins = new ToolPins({
+    repository: repositories.pins,
+    activity: recorder,
+    clock,
+    onChanged: (server) => pinChanged(server),
+  });
   const gateway = new Gateway({
     serverInfo: { name: 'coffer', version },
     connector,
     preferences: repositories.preferences,
     policies: repositories.policies,
+    pins,
     activity: recorder,
     states,
     clock,
@@ -144,7 +154,12 @@ export const createServices: CreateServices = async ({
     processSlots,
     activity: recorder,
     clock,
+    pins,
   });
+  pinChanged = (server) => {
+    gateway.capabilitiesChanged(server);
+    events.emit({ type: 'server.changed', server });
+  };
   signedIn = (server) => {
     catalog
       .refresh(server)

@@ -28,6 +28,7 @@ import type { Gateway } from './gateway.js';
 import { loadList, withinListDeadline, type LoadedList } from './list-loader.js';
 import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
+import type { ToolPins } from './tool-pins.js';
 import { UpstreamPool } from './upstream-pool.js';
 import { fetchList } from './upstream-lists.js';
 
@@ -43,6 +44,8 @@ export interface AdminCatalogDeps {
   /** Where playground calls are recorded, as the sessions record theirs. */
   readonly activity: ActivitySink;
   readonly clock: Clock;
+  /** The pin check of tool lists, as the sessions have it (issue 20). */
+  readonly pins?: ToolPins;
 }
 
 /** The admin side has no client behind it: upstream requests to it are refused. */

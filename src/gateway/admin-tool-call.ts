@@ -3,6 +3,7 @@ import { CofferError } from '../domain/errors.js';
 import type { ActivityEntry, ActivitySink, Clock, JsonObject, ToolRun } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import { toolChanged } from '../domain/tool-pin.js';
 import { currentTrace, traceparent } from '../observability/trace-context.js';
 import { capabilityKinds } from './capability-kinds.js';
 import { breaksConnection } from './connection-failures.js';
@@ -33,6 +34,7 @@ async function checkCallable(deps: AdminToolCallDeps, server: ServerRecord, tool
     throw new CofferError(disabledCode.tool, `Tool "${tool}" is disabled`, {
       hint: `enable it with \`coffer mcp enable ${server.name} --tool ${tool}\``,
     });
+  if (listed.held.has(tool)) throw toolChanged(server.name, tool);
 }
 
 async function send(deps: AdminToolCallDeps, server: ServerRecord, params: JsonObject) {

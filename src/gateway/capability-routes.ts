@@ -2,6 +2,7 @@ import type { CapabilityType } from '../domain/capability.js';
 import { disabledCode, toggleFlag } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject, PreferenceRepository } from '../domain/ports.js';
+import { toolChanged } from '../domain/tool-pin.js';
 import type { ListingCatalog } from './lean-mode.js';
 import type { Namespace } from './namespace.js';
 import type { Route } from './session-catalog.js';
@@ -16,7 +17,8 @@ export interface CapabilityRoutesDeps {
 
 /**
  * From an exposed name or URI to the upstream that owns it, with the user's preference
- * checked on the way: the call path is the boundary, not the list. Refusals carry the
+ * checked on the way, and a tool held back for a changed definition refused (issue 20):
+ * the call path is the boundary, not the list. Refusals carry the
  * server in `data.server` when it is known, for the client and the activity row.
  */
 export class CapabilityRoutes {
@@ -37,6 +39,7 @@ export class CapabilityRoutes {
         },
       );
     }
+    if (found.held) throw toolChanged(found.server.name, found.key);
     return found;
   }
 

@@ -13,6 +13,7 @@ import type { ResultLimit } from './oversized-results.js';
 import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
 import type { TaskRegistry } from './task-registry.js';
+import type { ToolPins } from './tool-pins.js';
 
 /** What every session of the gateway shares: ports, settings and the daemon's view of health. */
 export interface GatewayContext {
@@ -21,6 +22,8 @@ export interface GatewayContext {
   readonly preferences: PreferenceRepository;
   /** Approval policies (issue 20); absent: no tool is asked for or denied. */
   readonly policies?: ToolPolicyRepository;
+  /** The pin check of tool lists (issue 20); absent: no tool is pinned nor held back. */
+  readonly pins?: ToolPins;
   readonly activity: ActivitySink;
   readonly states: ServerStates;
   readonly clock: Clock;

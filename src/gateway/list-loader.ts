@@ -5,6 +5,7 @@ import type { ServerRecord } from '../domain/server-definition.js';
 import type { CapabilityKind } from './capability-kinds.js';
 import { isHopeless, isMethodNotFound } from './connection-failures.js';
 import type { ServerStates } from './server-states.js';
+import type { ToolPins } from './tool-pins.js';
 import type { UpstreamPool } from './upstream-pool.js';
 import { fetchList } from './upstream-lists.js';
 
@@ -12,6 +13,8 @@ export interface LoadedList {
   /** The upstream's items, verbatim. */
   readonly items: readonly JsonObject[];
   readonly enabled: ReadonlyMap<string, boolean>;
+  /** Tools whose definition changed since the user allowed it: not listed, calls refused. */
+  readonly held: ReadonlySet<string>;
   /** false when the upstream does not offer this kind of capability at all. */
   readonly supported: boolean;
 }
@@ -22,6 +25,8 @@ export interface ListLoaderDeps {
   readonly states: ServerStates;
   /** Bounds each list request, and how long a list may hold up a listing (withinListDeadline). */
   readonly listTimeoutMs: number;
+  /** The pin check of tool lists (issue 20); absent: no tool is pinned nor held back. */
+  readonly pins?: ToolPins;
 }
 
 /**
@@ -52,7 +57,8 @@ export async function loadList(
       throw noteFailure(deps, server, retryError);
     }
   }
-  if (items === undefined) return { items: [], enabled: new Map(), supported: false };
+  if (items === undefined)
+    return { items: [], enabled: new Map(), held: NONE_HELD, supported: false };
   const keys = items.map((item) => kind.keyOf(item) ?? '');
   const enabled = await deps.preferences.reconcile(
     server.name,
@@ -60,9 +66,19 @@ export async function loadList(
     keys,
     server.auto_enable_new_capabilities,
   );
+  const held =
+    kind.type === 'tool' && deps.pins !== undefined
+      ? await deps.pins.check(
+          server.name,
+          items.map((item, index) => ({ key: keys[index] ?? '', item })),
+          enabled,
+        )
+      : NONE_HELD;
   deps.states.listed(server.name, kind.type, items.length);
-  return { items, enabled, supported: true };
+  return { items, enabled, held, supported: true };
 }
+
+const NONE_HELD: ReadonlySet<string> = new Set();
 
 /**
  * `list` (a loadList of `server`), or UPSTREAM_TIMEOUT once the list deadline passes, so a

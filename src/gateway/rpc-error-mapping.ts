@@ -25,6 +25,7 @@ const jsonRpcCode: Partial<Record<CofferCode, number>> = {
   TOOL_DENIED: ErrorCode.InvalidParams,
   APPROVAL_REQUIRED: -32013,
   CALL_DECLINED: -32014,
+  TOOL_CHANGED: -32015,
 };
 
 export interface JsonRpcErrorShape extends Error {

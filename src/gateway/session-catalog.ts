@@ -63,6 +63,11 @@ export class SessionCatalog {
    * call to Coffer as it is: such a name routes to the one app server that has it.
    */
   private readonly appTools = new Map<string, { server: ServerRecord; keys: Set<string> }>();
+  /**
+   * Each server's held-back tools from its last loaded tool list: a call whose list
+   * cannot be loaded now is still refused if the tool was held back then.
+   */
+  private readonly lastHeld = new Map<string, ReadonlySet<string>>();
   /** Loads whose late arrival is already watched for: it is announced once. */
   private readonly lateAnnounced = new WeakSet<Promise<LoadedList>>();
 
@@ -106,7 +111,8 @@ export class SessionCatalog {
     const exposed: JsonObject[] = [];
     for (const item of list.items) {
       const key = kind.keyOf(item) ?? '';
-      if (list.enabled.get(key) === false || this.hidesTaskTool(kind, item)) continue;
+      if (list.enabled.get(key) === false || list.held.has(key) || this.hidesTaskTool(kind, item))
+        continue;
       exposed.push(this.expose(server, kind, item, key));
     }
     this.exposedItems.set(list, exposed);
@@ -122,7 +128,9 @@ export class SessionCatalog {
   async resolve(
     type: CapabilityType,
     exposed: string,
-  ): Promise<(Route & { enabled: boolean | undefined; item?: JsonObject }) | undefined> {
+  ): Promise<
+    (Route & { enabled: boolean | undefined; held: boolean; item?: JsonObject }) | undefined
+  > {
     const kind = capabilityKinds[type];
     // A miss on a cached list may be a capability the upstream added since: relist once.
     const route =
@@ -130,11 +138,17 @@ export class SessionCatalog {
       (await this.discover(kind, exposed, false)) ??
       (await this.discover(kind, exposed, true));
     if (route === undefined) return undefined;
-    const list = await this.cached(route.server.name, kind)?.catch(() => undefined);
+    // A route outlives its list's TTL, but whether a tool is held back, and its
+    // annotations for the approval gate, are only known from a list: a tool's is reloaded.
+    const cached = this.cached(route.server.name, kind);
+    const list = await (
+      cached ?? (kind.type === 'tool' ? this.load(route.server, kind) : undefined)
+    )?.catch(() => undefined);
     const item = list?.items.find((candidate) => kind.keyOf(candidate) === route.key);
     return {
       ...route,
       enabled: list?.enabled.get(route.key),
+      held: (list?.held ?? this.lastHeld.get(route.server.name))?.has(route.key) ?? false,
       ...(item === undefined ? {} : { item }),
     };
   }
@@ -193,7 +207,10 @@ export class SessionCatalog {
     if (existing !== undefined) return existing;
     const list = loadList(this.deps, server, kind).then((loaded) => {
       for (const item of loaded.items) this.expose(server, kind, item, kind.keyOf(item) ?? '');
-      if (kind.type === 'tool') this.noteApps(server, kind, loaded);
+      if (kind.type === 'tool') {
+        this.noteApps(server, kind, loaded);
+        this.lastHeld.set(server.name, loaded.held);
+      }
       return loaded;
     });
     const key = cacheKey(server.name, kind.type);

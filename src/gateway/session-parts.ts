@@ -64,6 +64,7 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
   const catalog = new SessionCatalog({
     pool,
     preferences: context.preferences,
+    ...(context.pins === undefined ? {} : { pins: context.pins }),
     states: context.states,
     listTimeoutMs: context.listTimeoutMs,
     onLateList: hooks.capabilitiesChanged,

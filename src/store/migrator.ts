@@ -9,6 +9,7 @@ import { CofferError } from '../domain/errors.js';
 import { translateStoreError } from './sqlite-errors.js';
 import { initial } from './migrations/0001-initial.js';
 import { toolPolicies } from './migrations/0002-tool-policies.js';
+import { toolPins } from './migrations/0003-tool-pins.js';
 
 /**
  * Migrations are listed here, not found by globbing a directory: the same code runs
@@ -18,6 +19,7 @@ import { toolPolicies } from './migrations/0002-tool-policies.js';
 const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
   '0002-tool-policies': toolPolicies,
+  '0003-tool-pins': toolPins,
 };
 
 const provider: MigrationProvider = {

@@ -3,6 +3,7 @@ import { SqliteActivityRepository } from './activity-repository.js';
 import type { Store } from './database.js';
 import { SqlitePreferenceRepository } from './preference-repository.js';
 import { SqliteServerRepository } from './server-repository.js';
+import { SqliteToolPinRepository } from './tool-pin-repository.js';
 import { SqliteToolPolicyRepository } from './tool-policy-repository.js';
 import { SqliteUpstreamProcessRepository } from './upstream-process-repository.js';
 
@@ -11,6 +12,7 @@ export interface Repositories {
   readonly servers: SqliteServerRepository;
   readonly preferences: SqlitePreferenceRepository;
   readonly policies: SqliteToolPolicyRepository;
+  readonly pins: SqliteToolPinRepository;
   readonly activity: SqliteActivityRepository;
   readonly upstreamProcesses: SqliteUpstreamProcessRepository;
 }
@@ -21,6 +23,7 @@ export function createRepositories(store: Store, clock: Clock = systemClock): Re
     servers: new SqliteServerRepository(store.db, clock),
     preferences: new SqlitePreferenceRepository(store.db, clock),
     policies: new SqliteToolPolicyRepository(store.db, clock),
+    pins: new SqliteToolPinRepository(store.db, clock),
     activity: new SqliteActivityRepository(store.db, clock),
     upstreamProcesses: new SqliteUpstreamProcessRepository(store.db, clock),
   };

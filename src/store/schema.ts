@@ -62,6 +62,18 @@ export interface McpServerPoliciesTable {
   updated_at: string;
 }
 
+export interface McpToolPinsTable {
+  resource_id: number;
+  tool_key: string;
+  hash: string;
+  /** JSON text of the pinned fields (domain/tool-pin.ts). */
+  definition: string;
+  pinned_at: string;
+  pending_hash: string | null;
+  pending_definition: string | null;
+  detected_at: string | null;
+}
+
 export interface ActivityTable {
   id: Generated<number>;
   at: string;
@@ -92,6 +104,7 @@ export interface Database {
   mcp_capability_preferences: McpCapabilityPreferencesTable;
   mcp_tool_policies: McpToolPoliciesTable;
   mcp_server_policies: McpServerPoliciesTable;
+  mcp_tool_pins: McpToolPinsTable;
   activity: ActivityTable;
   upstream_processes: UpstreamProcessesTable;
 }

@@ -5,6 +5,7 @@ import { registerMcpInspect } from './mcp-inspect.js';
 import { registerMcpList } from './mcp-list.js';
 import { registerMcpLogin } from './mcp-login.js';
 import { registerMcpPolicy } from './mcp-policy.js';
+import { registerMcpReview } from './mcp-review.js';
 import { registerMcpToggle } from './mcp-toggle.js';
 
 /**
@@ -20,6 +21,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
   registerMcpList(mcp, context);
   registerMcpToggle(mcp, context);
   registerMcpPolicy(mcp, context);
+  registerMcpReview(mcp, context);
   registerMcpInspect(mcp, context);
   registerMcpLogin(mcp, context);
 }

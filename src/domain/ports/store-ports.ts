@@ -1,7 +1,9 @@
 /** Ports the store implements (src/store): servers, preferences, activity, process records. */
 import type { CapabilityPreference, CapabilityType } from '../capability.js';
 import type { ServerDefinition, ServerRecord } from '../server-definition.js';
+import type { HeldTool, PinState } from '../tool-pin.js';
 import type { ServerPolicies, ToolPolicy } from '../tool-policy.js';
+import type { JsonObject } from './upstream-port.js';
 
 /** Editable fields of a server; the name is its identity and cannot change. */
 export type ServerPatch = Partial<Omit<ServerDefinition, 'name'>>;
@@ -50,6 +52,32 @@ export interface ToolPolicyRepository {
   /** `null` forgets the tool's own policy: its annotations decide again. */
   setTool(server: string, key: string, policy: ToolPolicy | null): Promise<void>;
   setDestructive(server: string, policy: ToolPolicy): Promise<void>;
+}
+
+/** One definition to pin or to record as a change. */
+export interface PinnedEntry {
+  readonly key: string;
+  readonly hash: string;
+  readonly definition: JsonObject;
+}
+
+/**
+ * Tool pins (issue 20): the definition each tool had when the user allowed it, and the
+ * different one seen since, if any. Keyed by server name at the port.
+ */
+export interface ToolPinRepository {
+  /** Every pin of the server, without definitions: what one list is compared with. */
+  states(server: string): Promise<ReadonlyMap<string, PinState>>;
+  /** Pins tools not pinned yet (a pin never changes here); returns the stored hashes. */
+  pin(server: string, entries: readonly PinnedEntry[]): Promise<ReadonlyMap<string, string>>;
+  /** Records a changed definition; false when that very change was already recorded. */
+  markChanged(server: string, entry: PinnedEntry): Promise<boolean>;
+  /** The tool lists its pinned definition again: the recorded change is forgotten. */
+  clearChanged(server: string, key: string): Promise<void>;
+  /** Tools with a change waiting for review, both definitions each. */
+  held(server: string): Promise<HeldTool[]>;
+  /** The recorded changes become the pins (all, or `key`'s); returns the keys accepted. */
+  accept(server: string, key?: string): Promise<string[]>;
 }
 
 export interface ActivityEntry {

@@ -90,6 +90,7 @@ export async function createApiHarness(
     servers: repositories.servers,
     preferences: repositories.preferences,
     policies: repositories.policies,
+    pins: repositories.pins,
     notifier: new RecordingNotifier(),
     clock,
     logger: pino({ level: 'debug' }, sink),

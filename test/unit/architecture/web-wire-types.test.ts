@@ -3,6 +3,7 @@ import type { ServerView } from '../../../src/api/server-view.js';
 import type { SecretView } from '../../../src/api/secret-routes.js';
 import type { ImportItemView } from '../../../src/api/agent-import.js';
 import type { PolicyView } from '../../../src/api/policy-routes.js';
+import type { ReviewView } from '../../../src/api/review-routes.js';
 import type {
   ActivityEntry,
   AgentChangePreview,
@@ -34,6 +35,10 @@ describe('the web UI reads what the daemon sends', () => {
 
   it('tool policies', () => {
     expectTypeOf<PolicyView>().toExtend<Web.ServerPolicies>();
+  });
+
+  it('tools held back for review', () => {
+    expectTypeOf<ReviewView>().toExtend<Web.ToolReviews>();
   });
 
   it('activity, secrets and live events', () => {

@@ -79,6 +79,26 @@ export interface ServerPolicies {
   readonly tools: readonly ToolPolicyRow[];
 }
 
+/** One line of a diff: kept, added or removed. */
+export interface DiffLine {
+  readonly op: ' ' | '+' | '-';
+  readonly text: string;
+}
+
+/** A tool held back because its definition changed since the user allowed it. */
+export interface ReviewedTool {
+  readonly key: string;
+  readonly pinned_at: string;
+  readonly detected_at: string;
+  readonly diff: readonly DiffLine[];
+}
+
+/** GET /api/v1/servers/:name/reviews. */
+export interface ToolReviews {
+  readonly server: string;
+  readonly tools: readonly ReviewedTool[];
+}
+
 export interface ConnectionTest {
   readonly ok: boolean;
   readonly latency_ms: number;

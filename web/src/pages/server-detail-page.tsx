@@ -8,6 +8,7 @@ import { useDaemonEvents } from '../live/events.js';
 import { href, navigate } from '../router.js';
 import { useLoad, type Loaded } from '../use-load.js';
 import { CapabilityTabs, withEnabled } from './capability-tabs.js';
+import { ChangedTools } from './changed-tools.js';
 import { TestResult, useConnectionTest } from './server-actions.js';
 import { ServerHeader } from './server-header.js';
 import { ToolPlayground } from './playground/tool-playground.js';
@@ -37,7 +38,10 @@ function useServerEvents(
   });
 }
 
-/** One server: its state, test and refresh, every capability with its switch, tool policies. */
+/**
+ * One server: its state, test and refresh, tools held back for a changed definition,
+ * every capability with its switch, tool policies.
+ */
 export function ServerDetailPage({ name }: { name: string }) {
   const path = serverPath(name);
   const server = useLoad(async () => (await api.get<{ server: Server }>(path)).server, name);
@@ -149,6 +153,7 @@ export function ServerDetailPage({ name }: { name: string }) {
       <div aria-live="polite">
         {test.result !== undefined && <TestResult result={test.result} />}
       </div>
+      <ChangedTools server={name} />
       <CapabilityTabs caps={caps.data} error={caps.error} onToggle={toggle} />
       <ToolPolicies server={name} />
       {caps.data !== undefined && (
