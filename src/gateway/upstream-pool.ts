@@ -15,7 +15,8 @@ export interface PoolHooks {
 }
 
 /**
- * A session's lazy connections, one per upstream server (ADR-005). Concurrent first
+ * A session's lazy connections, one per upstream server (ADR-005; a 2026-07-28 upstream's
+ * is a lease on one connection shared by every session). Concurrent first
  * uses share one connect; a connection that closes or fails is dropped so the next use
  * makes a fresh one.
  */
@@ -107,7 +108,9 @@ export class UpstreamPool {
         release();
         throw error;
       }
-      void connection.closed.then(release);
+      // A shared connection (a 2026-07-28 upstream) is no process of this session's.
+      if (connection.shared === true) release();
+      else void connection.closed.then(release);
       if (this.closing) {
         await connection.close();
         throw new Error('session closed');
