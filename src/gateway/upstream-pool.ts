@@ -7,7 +7,8 @@ import type {
 import type { ProcessSlots } from './process-slots.js';
 
 export interface PoolHooks {
-  readonly connected: (server: string) => void;
+  /** `protocolVersion`: the MCP revision the connection speaks, when it says. */
+  readonly connected: (server: string, protocolVersion?: string) => void;
   /** `crashed`: the connection ended on its own (the process exited, the socket died). */
   readonly disconnected: (server: string, crashed: boolean) => void;
   /** How long to wait before reconnecting a server that has been crashing. */
@@ -115,7 +116,7 @@ export class UpstreamPool {
         await connection.close();
         throw new Error('session closed');
       }
-      this.hooks.connected(definition.name);
+      this.hooks.connected(definition.name, connection.protocolVersion);
       void connection.closed.then(() => {
         this.hooks.disconnected(definition.name, !this.closedByUs.has(connection));
         this.forget(definition.name, connection);

@@ -72,6 +72,15 @@ describe('a 2026-07-28-only upstream (SDK v2 serveStdio, legacy rejected)', () =
     expect(read.contents[0]).toMatchObject({ text: 'modern readme' });
   });
 
+  it('shows the protocol revision each upstream speaks', async () => {
+    const client = await daemon.client({ name: 'versions' });
+    await client.listTools();
+    const modern = await daemon.api('GET', '/servers/modern');
+    const legacy = await daemon.api('GET', '/servers/legacy');
+    expect(modern.body.status.protocol_version).toBe('2026-07-28');
+    expect(legacy.body.status.protocol_version).toBe('2025-11-25');
+  });
+
   it('shares one upstream process across sessions; a 2025 upstream keeps one per session', async () => {
     const first = await daemon.client({ name: 'first' });
     const second = await daemon.client({ name: 'second' });
