@@ -118,7 +118,10 @@ export class UpstreamPool {
       }
       this.hooks.connected(definition.name, connection.protocolVersion);
       void connection.closed.then(() => {
-        this.hooks.disconnected(definition.name, !this.closedByUs.has(connection));
+        const crashed =
+          !this.closedByUs.has(connection) &&
+          (connection.shared !== true || connection.reportsEnd === true);
+        this.hooks.disconnected(definition.name, crashed);
         this.forget(definition.name, connection);
       });
       return connection;

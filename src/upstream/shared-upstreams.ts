@@ -73,6 +73,9 @@ export class SharedUpstreams {
     this.byKey.set(key, shared);
     void connection.closed.then(() => {
       if (this.byKey.get(key) === shared) this.byKey.delete(key);
+      // Runs before any lease's own `closed` settles (it subscribed first).
+      const [witness] = shared.leases;
+      witness?.witnessEnd();
     });
     return this.newLease(key, shared, context);
   }

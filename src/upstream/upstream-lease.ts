@@ -22,6 +22,7 @@ export class UpstreamLease implements UpstreamConnection {
   readonly shared = true;
   readonly closed: Promise<void>;
   private released = false;
+  private witness = false;
   private markReleased!: () => void;
 
   constructor(
@@ -46,6 +47,15 @@ export class UpstreamLease implements UpstreamConnection {
 
   get protocolVersion(): string {
     return this.connection.protocolVersion;
+  }
+
+  get reportsEnd(): boolean {
+    return this.witness;
+  }
+
+  /** This lease reports the shared connection's end (src/upstream/shared-upstreams.ts). */
+  witnessEnd(): void {
+    this.witness = true;
   }
 
   get peer() {

@@ -40,6 +40,11 @@ export interface UpstreamConnection {
    * it holds no process of this session's own.
    */
   readonly shared?: boolean;
+  /**
+   * Of the sessions sharing a connection that ended on its own, true for one only: the
+   * end is one crash of the upstream, not one per session.
+   */
+  readonly reportsEnd?: boolean;
   /** Resolves the JSON-RPC result verbatim; rejects with a CofferError or an UpstreamRpcError. */
   request(
     method: string,

@@ -103,12 +103,15 @@ describe('shared modern upstreams', () => {
     expect(registry.lease('key', session({}).context)).toBeUndefined();
   });
 
-  it('ends every lease when the shared connection ends on its own', async () => {
+  it('ends every lease when the shared connection ends on its own, reported once', async () => {
     const { registry, connection, transport } = await sharedConnection();
     const lease = await registry.adopt('key', connection, session({}).context);
+    const other = registry.lease('key', session({}).context)!;
     await transport.close();
-    await lease.closed;
+    await Promise.all([lease.closed, other.closed]);
     expect(registry.lease('key', session({}).context)).toBeUndefined();
+    // One crash of the upstream, reported by one session, not one per session.
+    expect([lease.reportsEnd, other.reportsEnd]).toEqual([true, false]);
   });
 
   it('keeps the first connection when a second one races in, and closes the second', async () => {
