@@ -8,6 +8,7 @@ import {
 import { eventually } from '../../support/eventually.js';
 import {
   addFixture,
+  fixtureServer,
   repoRoot,
   startDaemon,
   type RunningDaemon,
@@ -77,8 +78,8 @@ describe('a 2026-07-28-only upstream (SDK v2 serveStdio, legacy rejected)', () =
     await client.listTools();
     const modern = await daemon.api('GET', '/servers/modern');
     const legacy = await daemon.api('GET', '/servers/legacy');
-    expect(modern.body.status.protocol_version).toBe('2026-07-28');
-    expect(legacy.body.status.protocol_version).toBe('2025-11-25');
+    expect(modern.body.server.status.protocol_version).toBe('2026-07-28');
+    expect(legacy.body.server.status.protocol_version).toBe('2025-11-25');
   });
 
   it('shares one upstream process across sessions; a 2025 upstream keeps one per session', async () => {
@@ -124,6 +125,21 @@ describe('a 2026-07-28-only upstream (SDK v2 serveStdio, legacy rejected)', () =
     await expect(mute.callTool({ name: 'modern__ask_name', arguments: {} })).rejects.toThrow(
       /-32021/,
     );
+  });
+
+  it('starts a 2025 server that exits when probed again, and initializes it', async () => {
+    const added = await daemon.api('POST', '/servers', {
+      name: 'picky',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [join(repoRoot, 'test/fixtures/exits-when-probed.mjs'), fixtureServer],
+    });
+    expect(added.status).toBe(201);
+    const client = await daemon.client({ name: 'picky-client' });
+    const result = await client.callTool({ name: 'picky__echo', arguments: { v: 'probed' } });
+    expect(JSON.stringify(result.content)).toContain('probed');
+    const shown = await daemon.api('GET', '/servers/picky');
+    expect(shown.body.server.status.protocol_version).toBe('2025-11-25');
   });
 
   it('lists and calls through the shim for a 2025 stdio client', async () => {
