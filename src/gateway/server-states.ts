@@ -17,6 +17,8 @@ interface Entry {
   starting: Set<Promise<unknown>>;
   /** When the last successful start finished and how long it took (`coffer doctor`). */
   lastStart: { at: string; ms: number } | null;
+  /** The protocol revision of the last connection that opened. */
+  protocolVersion: string | undefined;
 }
 
 /** Three unexpected exits within a minute is a crash loop, not bad luck. */
@@ -58,7 +60,13 @@ export class ServerStates {
             : entry.live > 0
               ? 'running'
               : 'idle';
-    return { state, last_error: entry.lastError, counts: entry.counts };
+    const version = entry.protocolVersion;
+    return {
+      state,
+      last_error: entry.lastError,
+      counts: entry.counts,
+      ...(version === undefined ? {} : { protocol_version: version }),
+    };
   }
 
   listed(server: string, type: CapabilityType, count: number): void {
@@ -130,10 +138,11 @@ export class ServerStates {
     return this.entries.get(server)?.lastStart ?? null;
   }
 
-  connected(server: string): void {
+  connected(server: string, protocolVersion?: string): void {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.live += 1;
+    if (protocolVersion !== undefined) entry.protocolVersion = protocolVersion;
     entry.failedSinceSuccess = false;
     this.report(server, before);
   }
@@ -198,6 +207,7 @@ export class ServerStates {
         crashes: [],
         starting: new Set(),
         lastStart: null,
+        protocolVersion: undefined,
       };
       this.entries.set(server, entry);
     }

@@ -139,7 +139,7 @@ function createPool(
       ),
     }),
     {
-      connected: (name) => context.states.connected(name),
+      connected: (name, version) => context.states.connected(name, version),
       disconnected: (name, crashed) => context.states.disconnected(name, crashed),
       backoffMs: (name) => context.states.backoffMs(name),
     },

@@ -7,7 +7,8 @@ import type {
 import type { ProcessSlots } from './process-slots.js';
 
 export interface PoolHooks {
-  readonly connected: (server: string) => void;
+  /** `protocolVersion`: the MCP revision the connection speaks, when it says. */
+  readonly connected: (server: string, protocolVersion?: string) => void;
   /** `crashed`: the connection ended on its own (the process exited, the socket died). */
   readonly disconnected: (server: string, crashed: boolean) => void;
   /** How long to wait before reconnecting a server that has been crashing. */
@@ -15,7 +16,8 @@ export interface PoolHooks {
 }
 
 /**
- * A session's lazy connections, one per upstream server (ADR-005). Concurrent first
+ * A session's lazy connections, one per upstream server (ADR-005; a 2026-07-28 upstream's
+ * is a lease on one connection shared by every session). Concurrent first
  * uses share one connect; a connection that closes or fails is dropped so the next use
  * makes a fresh one.
  */
@@ -107,14 +109,19 @@ export class UpstreamPool {
         release();
         throw error;
       }
-      void connection.closed.then(release);
+      // A shared connection (a 2026-07-28 upstream) is no process of this session's.
+      if (connection.shared === true) release();
+      else void connection.closed.then(release);
       if (this.closing) {
         await connection.close();
         throw new Error('session closed');
       }
-      this.hooks.connected(definition.name);
+      this.hooks.connected(definition.name, connection.protocolVersion);
       void connection.closed.then(() => {
-        this.hooks.disconnected(definition.name, !this.closedByUs.has(connection));
+        const crashed =
+          !this.closedByUs.has(connection) &&
+          (connection.shared !== true || connection.reportsEnd === true);
+        this.hooks.disconnected(definition.name, crashed);
         this.forget(definition.name, connection);
       });
       return connection;

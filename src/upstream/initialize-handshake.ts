@@ -24,11 +24,11 @@ export interface HandshakeChannel {
   notify(method: string): Promise<void>;
 }
 
-/** Resolves the capabilities the server declared. */
+/** Resolves the protocol version agreed and the capabilities the server declared. */
 export async function initializeUpstream(
   channel: HandshakeChannel,
   options: HandshakeOptions,
-): Promise<JsonObject> {
+): Promise<{ protocolVersion: string; capabilities: JsonObject }> {
   const result = await channel.exchange('initialize', {
     protocolVersion: LATEST_PROTOCOL_VERSION,
     capabilities: options.clientCapabilities,
@@ -43,5 +43,5 @@ export async function initializeUpstream(
   // HTTP transports send the negotiated version in a header on every later request.
   channel.transport.setProtocolVersion?.(version);
   await channel.notify('notifications/initialized');
-  return capabilities;
+  return { protocolVersion: version, capabilities };
 }

@@ -1,29 +1,28 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { CofferError } from '../domain/errors.js';
 import {
-  UpstreamRpcError,
   type JsonObject,
   type UpstreamConnection,
   type UpstreamPeer,
   type UpstreamRequestOptions,
 } from '../domain/ports.js';
+import { abandonedError, reasonText } from './abandoned-request.js';
+import { openUpstream } from './connection-handshake.js';
+import { EraProbeClosed, type NegotiationOrder } from './era-negotiation.js';
 import { handshakeError, startReport } from './handshake-error.js';
-import { initializeUpstream } from './initialize-handshake.js';
 import {
   isNotification,
-  isObject,
   isRequest,
   type JsonRpcMessage,
   type JsonRpcNotification,
 } from './jsonrpc-envelope.js';
 import { PeerRequests } from './peer-requests.js';
 import { PendingRequests } from '../domain/pending-requests.js';
-import { RequestDeadline } from './request-deadline.js';
+import { progressTokenOf, RequestDeadline, timeoutError } from './request-deadline.js';
+import { listenForListChanges, SUBSCRIPTION_ACKNOWLEDGED, untagged } from './list-subscription.js';
+import { hasEnvelope, withEnvelope, type ProtocolEra } from './protocol-era.js';
 import { fromSdkError, isBrokenStream } from './rpc-error.js';
-
-type ProgressToken = string | number;
 
 export interface JsonRpcConnectionOptions {
   readonly server: string;
@@ -35,6 +34,8 @@ export interface JsonRpcConnectionOptions {
   /** Bounds the handshake: the transport's start (a stdio upstream's spawn) and initialize. */
   readonly connectTimeoutMs: number;
   readonly maxTotalTimeoutMs?: number;
+  /** Which era to try first (src/upstream/era-negotiation.ts); default legacy-first. */
+  readonly negotiation?: NegotiationOrder;
   /** Aborting it during the handshake closes the transport (and kills a stdio child). */
   readonly signal?: AbortSignal;
 }
@@ -50,9 +51,11 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   readonly server: string;
   readonly closed: Promise<void>;
   private capabilities: JsonObject = {};
+  private negotiatedEra: ProtocolEra = 'legacy';
+  private version = '';
   private readonly pending = new PendingRequests();
   private readonly peerRequests: PeerRequests;
-  private readonly progressRoutes = new Map<ProgressToken, (params: JsonObject) => void>();
+  private readonly progressRoutes = new Map<string | number, (params: JsonObject) => void>();
   private established = false;
   private isClosed = false;
   private markClosed!: () => void;
@@ -79,6 +82,10 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
       options.signal?.throwIfAborted();
       await connection.handshake();
     } catch (error) {
+      if (error instanceof EraProbeClosed) {
+        await connection.close();
+        throw error;
+      }
       // Read before closing: closing ends the process, which would hide how it ended.
       const report = startReport(options.transport);
       await connection.close();
@@ -92,6 +99,14 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
 
   get serverCapabilities(): JsonObject {
     return this.capabilities;
+  }
+
+  get era(): ProtocolEra {
+    return this.negotiatedEra;
+  }
+
+  get protocolVersion(): string {
+    return this.version;
   }
 
   async request(
@@ -132,29 +147,23 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   }
 
   private async handshake(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out')),
-        this.options.connectTimeoutMs,
-      );
-    });
+    const { options } = this;
     const channel = {
-      transport: this.options.transport,
+      transport: options.transport,
       exchange: (method: string, params: JsonObject) => this.exchange(method, params).answer,
       notify: (method: string) => this.notify(method, undefined),
     };
-    try {
-      await Promise.race([
-        (async () => {
-          await this.options.transport.start();
-          this.capabilities = await initializeUpstream(channel, this.options);
-        })(),
-        timeout,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const opened = await openUpstream(options.transport, channel, {
+      ...options,
+      negotiation: options.negotiation ?? 'legacy-first',
+    });
+    this.capabilities = opened.serverCapabilities;
+    this.negotiatedEra = opened.era;
+    this.version = opened.protocolVersion;
+    if (opened.era === 'modern')
+      listenForListChanges(opened.serverCapabilities, (method, params) =>
+        channel.exchange(method, withEnvelope(params, options)),
+      );
   }
 
   /** One request under its deadline: idle (reset by progress), the overall cap, the signal. */
@@ -168,7 +177,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     const deadline = new RequestDeadline(
       options.timeoutMs ?? this.options.defaultTimeoutMs,
       this.options.maxTotalTimeoutMs,
-      (reason) => this.abandon(id, this.timeoutError(method, reason)),
+      (reason) => this.abandon(id, timeoutError(this.server, method, reason)),
     );
     const onAbort = () => this.abandon(id, options.signal?.reason);
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -179,7 +188,11 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
       });
     }
     // Everything is in place before sending: a transport may deliver the answer at once.
-    const opened = this.exchange(method, params, () => {
+    const sent =
+      this.negotiatedEra === 'modern' && !hasEnvelope(params)
+        ? withEnvelope(params, this.options)
+        : params;
+    const opened = this.exchange(method, sent, () => {
       deadline.clear();
       options.signal?.removeEventListener('abort', onAbort);
       if (token !== undefined) this.progressRoutes.delete(token);
@@ -223,6 +236,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   }
 
   private onNotification({ method, params }: JsonRpcNotification): void {
+    if (method === SUBSCRIPTION_ACKNOWLEDGED) return;
     if (method === 'notifications/progress') {
       // Synchronously, by the client's own token: the last progress before the result
       // is delivered before the result settles (DESIGN.md §1).
@@ -232,7 +246,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     } else if (method === 'notifications/cancelled') {
       this.peerRequests.cancel(params?.['requestId'], params?.['reason']);
     } else {
-      this.options.peer.notify(method, params);
+      this.options.peer.notify(method, untagged(params));
     }
   }
 
@@ -250,32 +264,4 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     this.progressRoutes.clear();
     this.markClosed();
   }
-
-  private timeoutError(method: string, reason: 'idle' | 'cap'): CofferError {
-    const what = reason === 'idle' ? 'went silent' : 'took longer than the overall limit';
-    return new CofferError('UPSTREAM_TIMEOUT', `Upstream "${this.server}" ${what} on ${method}`, {
-      data: { server: this.server, method },
-    });
-  }
-}
-
-/**
- * What the abandoned request rejects with. A cancel is no fault of the connection: it is
- * a JSON-RPC error (as the SDK's client gave), so the connection is kept for the session's
- * next request; the client that cancelled is not sent it.
- */
-function reasonText(reason: unknown): string {
-  return reason instanceof Error ? reason.message : String(reason);
-}
-
-function abandonedError(reason: unknown, text: string): Error {
-  if (reason instanceof CofferError || reason instanceof UpstreamRpcError) return reason;
-  return new UpstreamRpcError(ErrorCode.RequestTimeout, text);
-}
-
-function progressTokenOf(params: JsonObject | undefined): ProgressToken | undefined {
-  const meta = params?.['_meta'];
-  if (!isObject(meta)) return undefined;
-  const token = meta['progressToken'];
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }

@@ -1,3 +1,7 @@
+import { CofferError } from '../domain/errors.js';
+import type { JsonObject } from '../domain/ports.js';
+import { isObject } from './jsonrpc-envelope.js';
+
 /**
  * The timeout of one upstream request: an idle limit that each progress notification
  * resets (a long tool that reports progress is alive), and an overall cap.
@@ -39,4 +43,22 @@ export class RequestDeadline {
     this.clear();
     this.onExpire(reason);
   }
+}
+
+/** The error of a request whose deadline passed. */
+export function timeoutError(server: string, method: string, reason: 'idle' | 'cap'): CofferError {
+  const what = reason === 'idle' ? 'went silent' : 'took longer than the overall limit';
+  return new CofferError('UPSTREAM_TIMEOUT', `Upstream "${server}" ${what} on ${method}`, {
+    data: { server, method },
+  });
+}
+
+export type ProgressToken = string | number;
+
+/** The client's progress token of a request: it resets the idle deadline. */
+export function progressTokenOf(params: JsonObject | undefined): ProgressToken | undefined {
+  const meta = params?.['_meta'];
+  if (!isObject(meta)) return undefined;
+  const token = meta['progressToken'];
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }

@@ -4,9 +4,13 @@ import type {
   UpstreamConnectContext,
   UpstreamConnection,
   UpstreamConnector,
+  UpstreamPeer,
 } from '../domain/ports.js';
 import { createClientTransport, type TransportOptions } from './client-transport.js';
+import { EraMemory, definitionKey } from './era-memory.js';
+import { EraProbeClosed, type NegotiationOrder } from './era-negotiation.js';
 import { JsonRpcUpstreamConnection } from './jsonrpc-upstream-connection.js';
+import { SharedUpstreams } from './shared-upstreams.js';
 
 export interface UpstreamConnectorOptions {
   /** Coffer's name and version, sent to upstreams as clientInfo. */
@@ -24,12 +28,12 @@ export interface UpstreamConnectorOptions {
   ) => Promise<Pick<TransportOptions, 'extraEnv' | 'extraHeaders'>>;
   /** Records each stdio upstream process for the orphan sweep. */
   readonly processes?: ProcessTracker;
-  /** The OAuth provider of a remote server (undefined: none, e.g. a static Authorization header). */
   /**
    * The PATH a stdio command is spawned with: undefined keeps the inherited one; for a
    * command it does not find, the login shell's merged in (src/upstream/login-shell-path.ts).
    */
   readonly searchPath?: (command: string) => Promise<string | undefined>;
+  /** The OAuth provider of a remote server (undefined: none, e.g. a static Authorization header). */
   readonly authProvider?: (definition: ServerDefinition) => OAuthClientProvider | undefined;
 }
 
@@ -45,26 +49,112 @@ export interface ProcessTracker {
 
 /**
  * Spawns or dials upstreams: the SDK's HTTP client transports (with their OAuth) or
- * Coffer's stdio process transport, under Coffer's own JSON-RPC session.
+ * Coffer's stdio process transport, under Coffer's own JSON-RPC session. Each upstream's
+ * era is negotiated on first use and remembered: a 2025 (legacy) upstream gets a
+ * connection per session as before; a 2026-07-28 (modern) one is shared by every
+ * session through leases (src/upstream/shared-upstreams.ts).
  */
 export class SdkUpstreamConnector implements UpstreamConnector {
-  constructor(private readonly options: UpstreamConnectorOptions) {}
+  private readonly eras = new EraMemory();
+  private readonly shared: SharedUpstreams;
+
+  constructor(private readonly options: UpstreamConnectorOptions) {
+    this.shared = new SharedUpstreams(options.clientInfo);
+  }
 
   async connect(
     definition: ServerDefinition,
     context: UpstreamConnectContext,
   ): Promise<UpstreamConnection> {
+    const key = definitionKey(definition);
+    const era = this.eras.get(definition);
+    if (era === 'modern') {
+      try {
+        return await this.shared.leaseOrOpen(key, context, (peer) =>
+          this.openModern(definition, context, peer),
+        );
+      } catch (error) {
+        if (!(error instanceof NoLongerModern)) throw error;
+        this.eras.remember(definition, 'legacy');
+      }
+    }
+    // Only stdio is probed with server/discover first: a remote 2025 server is asked
+    // initialize as before, and turns modern when it answers -32022 naming 2026-07-28.
+    const order: NegotiationOrder =
+      era === undefined && definition.transport === 'stdio' ? 'modern-first' : 'legacy-first';
+    let target: UpstreamPeer = context.peer;
+    const peer: UpstreamPeer = {
+      request: (method, params, signal) => target.request(method, params, signal),
+      notify: (method, params) => target.notify(method, params),
+    };
+    const connection = await this.openOrRetry(definition, context, peer, order);
+    this.eras.remember(definition, connection.era);
+    if (connection.era === 'legacy') return connection;
+    target = this.shared.peerFor(key);
+    return this.shared.adopt(key, connection, context);
+  }
+
+  /** A connection to a server remembered as modern, for sharing; a legacy one is refused. */
+  private async openModern(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+    peer: UpstreamPeer,
+  ): Promise<JsonRpcUpstreamConnection> {
+    const connection = await this.openOrRetry(definition, context, peer, 'modern-first');
+    if (connection.era === 'modern') return connection;
+    await connection.close();
+    throw new NoLongerModern();
+  }
+
+  /** A 2025 stdio server that exits when probed is started again and asked initialize. */
+  private async openOrRetry(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+    peer: UpstreamPeer,
+    order: NegotiationOrder,
+  ): Promise<JsonRpcUpstreamConnection> {
+    try {
+      return await this.open(definition, context, peer, order);
+    } catch (error) {
+      if (!(error instanceof EraProbeClosed)) throw error;
+      return this.open(definition, context, peer, 'legacy-first');
+    }
+  }
+
+  private async open(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+    peer: UpstreamPeer,
+    negotiation: NegotiationOrder,
+  ): Promise<JsonRpcUpstreamConnection> {
+    const transport = await this.transport(definition, context);
+    return JsonRpcUpstreamConnection.open({
+      server: definition.name,
+      transport,
+      clientCapabilities: context.clientCapabilities,
+      peer,
+      negotiation,
+      clientInfo: this.options.clientInfo,
+      defaultTimeoutMs: this.options.requestTimeoutMs ?? 120_000,
+      connectTimeoutMs: this.options.connectTimeoutMs ?? 60_000,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(this.options.maxTotalTimeoutMs === undefined
+        ? {}
+        : { maxTotalTimeoutMs: this.options.maxTotalTimeoutMs }),
+    });
+  }
+
+  private async transport(definition: ServerDefinition, context: UpstreamConnectContext) {
     const secrets = (await this.options.resolveSecrets?.(definition)) ?? {};
     const logPath = this.options.stderrLogPath?.(definition.name);
     const processes = this.options.processes;
     const commandLine = [definition.command ?? '', ...definition.args].join(' ');
-    const authProvider =
-      definition.transport === 'stdio' ? undefined : this.options.authProvider?.(definition);
-    const searchPath =
-      definition.transport === 'stdio'
-        ? await this.options.searchPath?.(definition.command ?? '')
-        : undefined;
-    const transport = createClientTransport(definition, {
+    const stdio = definition.transport === 'stdio';
+    const authProvider = stdio ? undefined : this.options.authProvider?.(definition);
+    const searchPath = stdio
+      ? await this.options.searchPath?.(definition.command ?? '')
+      : undefined;
+    return createClientTransport(definition, {
       ...secrets,
       ...(searchPath === undefined ? {} : { searchPath }),
       ...(authProvider === undefined ? {} : { authProvider }),
@@ -82,18 +172,10 @@ export class SdkUpstreamConnector implements UpstreamConnector {
             onExit: (pid: number) => processes.exited(pid),
           }),
     });
-    return JsonRpcUpstreamConnection.open({
-      server: definition.name,
-      transport,
-      clientCapabilities: context.clientCapabilities,
-      peer: context.peer,
-      clientInfo: this.options.clientInfo,
-      defaultTimeoutMs: this.options.requestTimeoutMs ?? 120_000,
-      connectTimeoutMs: this.options.connectTimeoutMs ?? 60_000,
-      ...(context.signal === undefined ? {} : { signal: context.signal }),
-      ...(this.options.maxTotalTimeoutMs === undefined
-        ? {}
-        : { maxTotalTimeoutMs: this.options.maxTotalTimeoutMs }),
-    });
   }
+}
+
+/** A server remembered as modern answered as a 2025 one (it was replaced): not shared. */
+class NoLongerModern extends Error {
+  override readonly name = 'NoLongerModern';
 }

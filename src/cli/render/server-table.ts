@@ -77,6 +77,8 @@ export function renderServerDetails(server: ServerView, colors: Colors): string 
     ['auto-enable', server.auto_enable_new_capabilities ? 'new capabilities on' : 'off'],
     ['state', stateCell(server.status.state, colors)],
   );
+  const version = server.status.protocol_version;
+  if (version !== undefined) rows.push(['protocol', `MCP ${version}`]);
   const counts = server.status.counts;
   if (counts !== null)
     rows.push([

@@ -30,6 +30,8 @@ export interface ServerStatus {
     readonly message: string;
     readonly at: string;
   } | null;
+  /** The MCP revision of its last connection ("2025-11-25", "2026-07-28"), once one opened. */
+  readonly protocol_version?: string;
   /** Counts from the last successful list; null until one succeeded. */
   readonly counts: {
     readonly tools: number;

@@ -31,8 +31,20 @@ export interface UpstreamConnectContext {
 
 export interface UpstreamConnection {
   readonly server: string;
-  /** What the upstream declared at initialize. */
+  /** What the upstream declared at initialize (2025) or server/discover (2026-07-28). */
   readonly serverCapabilities: JsonObject;
+  /** The MCP revision spoken with the upstream, e.g. "2025-11-25" or "2026-07-28". */
+  readonly protocolVersion?: string;
+  /**
+   * True when other sessions use the same upstream connection (a 2026-07-28 upstream):
+   * it holds no process of this session's own.
+   */
+  readonly shared?: boolean;
+  /**
+   * Of the sessions sharing a connection that ended on its own, true for one only: the
+   * end is one crash of the upstream, not one per session.
+   */
+  readonly reportsEnd?: boolean;
   /** Resolves the JSON-RPC result verbatim; rejects with a CofferError or an UpstreamRpcError. */
   request(
     method: string,

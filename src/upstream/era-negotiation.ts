@@ -1,0 +1,111 @@
+/**
+ * Which era an upstream speaks, found the way the SDK v2 client's `versionNegotiation:
+ * 'auto'` finds it: `server/discover` with the modern envelope first; a discover result
+ * naming 2026-07-28 means modern, anything else (method not found, a -32022 without a
+ * modern version, a 2025 server's "not initialized") means legacy, and the 2025
+ * `initialize` follows on the same connection. A server remembered as legacy is asked
+ * `initialize` first (byte for byte what Coffer sent before eras), and turns modern only
+ * when it answers -32022 naming 2026-07-28.
+ */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import {
+  initializeUpstream,
+  type HandshakeChannel,
+  type HandshakeOptions,
+} from './initialize-handshake.js';
+import { isObject } from './jsonrpc-envelope.js';
+import {
+  MODERN_PROTOCOL_VERSION,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  withEnvelope,
+  type ProtocolEra,
+} from './protocol-era.js';
+
+/** Which handshake to try first. */
+export type NegotiationOrder = 'legacy-first' | 'modern-first';
+
+export interface NegotiatedEra {
+  readonly era: ProtocolEra;
+  readonly protocolVersion: string;
+  readonly serverCapabilities: JsonObject;
+}
+
+/**
+ * The connection closed while it was probed with `server/discover`: some 2025 stdio
+ * servers exit on any request before `initialize`. The caller starts a fresh one and
+ * negotiates legacy-first.
+ */
+export class EraProbeClosed extends Error {
+  override readonly name = 'EraProbeClosed';
+  constructor() {
+    super('The upstream closed the connection when probed with server/discover');
+  }
+}
+
+export async function negotiateEra(
+  channel: HandshakeChannel,
+  options: HandshakeOptions,
+  order: NegotiationOrder,
+): Promise<NegotiatedEra> {
+  if (order === 'modern-first') {
+    const modern = await discover(channel, options);
+    if (modern !== undefined) return modern;
+    return legacy(channel, options);
+  }
+  try {
+    return await legacy(channel, options);
+  } catch (error) {
+    if (!offersModern(error)) throw error;
+    const modern = await discover(channel, options);
+    if (modern === undefined) throw error;
+    return modern;
+  }
+}
+
+async function legacy(
+  channel: HandshakeChannel,
+  options: HandshakeOptions,
+): Promise<NegotiatedEra> {
+  const { protocolVersion, capabilities } = await initializeUpstream(channel, options);
+  return { era: 'legacy', protocolVersion, serverCapabilities: capabilities };
+}
+
+/** The modern verdict, or undefined when the server gave no modern evidence. */
+async function discover(
+  channel: HandshakeChannel,
+  options: HandshakeOptions,
+): Promise<NegotiatedEra | undefined> {
+  let result: JsonObject;
+  try {
+    result = await channel.exchange('server/discover', withEnvelope(undefined, options));
+  } catch (error) {
+    if (isClosed(error)) throw new EraProbeClosed();
+    if (error instanceof UpstreamRpcError) return undefined;
+    throw error;
+  }
+  const versions = result['supportedVersions'];
+  const capabilities = result['capabilities'];
+  if (!Array.isArray(versions) || !versions.includes(MODERN_PROTOCOL_VERSION)) return undefined;
+  if (!isObject(capabilities)) return undefined;
+  // HTTP transports send the version in a header on every later request.
+  channel.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
+  return {
+    era: 'modern',
+    protocolVersion: MODERN_PROTOCOL_VERSION,
+    serverCapabilities: capabilities,
+  };
+}
+
+/** A -32022 answer to initialize that names the modern revision among the supported ones. */
+function offersModern(error: unknown): boolean {
+  if (!(error instanceof UpstreamRpcError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION)
+    return false;
+  const data = error.data;
+  const supported = isObject(data) ? data['supported'] : undefined;
+  return Array.isArray(supported) && supported.includes(MODERN_PROTOCOL_VERSION);
+}
+
+function isClosed(error: unknown): boolean {
+  return error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
+}

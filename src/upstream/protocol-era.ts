@@ -1,0 +1,50 @@
+/**
+ * The two eras of MCP an upstream may speak. `legacy` is the 2025 line (an `initialize`
+ * handshake, then a stateful session); `modern` is 2026-07-28 and later: no handshake,
+ * every request carries the `_meta` envelope (protocol version, client capabilities,
+ * client info) and the server keeps no per-connection state.
+ */
+import type { JsonObject } from '../domain/ports.js';
+import { isObject } from './jsonrpc-envelope.js';
+
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** The modern revision Coffer speaks upstream. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+/** The -32022 error: the server does not speak the requested revision. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+export interface RequestEnvelope {
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+}
+
+/** `params` with the modern `_meta` envelope merged in (the caller's own `_meta` kept). */
+export function withEnvelope(
+  params: JsonObject | undefined,
+  envelope: RequestEnvelope,
+): JsonObject {
+  const meta = isObject(params?.['_meta']) ? params['_meta'] : {};
+  return {
+    ...params,
+    _meta: {
+      ...meta,
+      [PROTOCOL_VERSION_KEY]: MODERN_PROTOCOL_VERSION,
+      [CLIENT_CAPABILITIES_KEY]: envelope.clientCapabilities,
+      [CLIENT_INFO_KEY]: envelope.clientInfo,
+    },
+  };
+}
+
+/** True when the params already carry an envelope (a shared connection's lease stamped it). */
+export function hasEnvelope(params: JsonObject | undefined): boolean {
+  const meta = params?.['_meta'];
+  return isObject(meta) && PROTOCOL_VERSION_KEY in meta;
+}

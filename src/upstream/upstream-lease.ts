@@ -1,0 +1,110 @@
+/**
+ * One session's use of a shared modern upstream connection (src/upstream/shared-upstreams.ts).
+ * It stamps each request with THIS session's client capabilities (2026-07-28 declares
+ * them per request, not per connection), gives progress tokens a prefix of its own so two
+ * sessions' tokens never meet on the shared connection, answers input-required results
+ * by asking this session's client, and returns results in the 2025 shape. Closing it
+ * releases the session's hold; the connection closes when the last hold is released.
+ */
+import type {
+  JsonObject,
+  UpstreamConnectContext,
+  UpstreamConnection,
+  UpstreamRequestOptions,
+} from '../domain/ports.js';
+import { answerInputRequired } from './input-required.js';
+import type { JsonRpcUpstreamConnection } from './jsonrpc-upstream-connection.js';
+import { isObject } from './jsonrpc-envelope.js';
+import { completeResult } from './modern-results.js';
+import { withEnvelope } from './protocol-era.js';
+
+export class UpstreamLease implements UpstreamConnection {
+  readonly shared = true;
+  readonly closed: Promise<void>;
+  private released = false;
+  private witness = false;
+  private markReleased!: () => void;
+
+  constructor(
+    private readonly connection: JsonRpcUpstreamConnection,
+    private readonly context: UpstreamConnectContext,
+    private readonly clientInfo: { name: string; version: string },
+    /** Unique per lease of this connection: the progress token prefix. */
+    private readonly holder: string,
+    private readonly release: (lease: UpstreamLease) => void,
+  ) {
+    const releasedNow = new Promise<void>((resolve) => (this.markReleased = resolve));
+    this.closed = Promise.race([releasedNow, connection.closed]);
+  }
+
+  get server(): string {
+    return this.connection.server;
+  }
+
+  get serverCapabilities(): JsonObject {
+    return this.connection.serverCapabilities;
+  }
+
+  get protocolVersion(): string {
+    return this.connection.protocolVersion;
+  }
+
+  get reportsEnd(): boolean {
+    return this.witness;
+  }
+
+  /** This lease reports the shared connection's end (src/upstream/shared-upstreams.ts). */
+  witnessEnd(): void {
+    this.witness = true;
+  }
+
+  get peer() {
+    return this.context.peer;
+  }
+
+  async request(
+    method: string,
+    params: JsonObject | undefined,
+    options: UpstreamRequestOptions = {},
+  ): Promise<JsonObject> {
+    const stamped = withEnvelope(this.ownToken(params), {
+      clientCapabilities: this.context.clientCapabilities,
+      clientInfo: this.clientInfo,
+    });
+    const send = (sent: JsonObject) => this.connection.request(method, sent, options);
+    const first = await send(stamped);
+    const final = await answerInputRequired(first, stamped, {
+      server: this.server,
+      peer: this.context.peer,
+      signal: options.signal ?? new AbortController().signal,
+      retry: send,
+    });
+    return completeResult(final);
+  }
+
+  /**
+   * A client's notifications are not relayed: a modern server keeps no session to hold
+   * them, and on a shared connection they would reach it on every session's behalf.
+   */
+  notify(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    if (!this.released) {
+      this.released = true;
+      this.markReleased();
+      this.release(this);
+    }
+    return Promise.resolve();
+  }
+
+  /** The client's progress token, prefixed with this lease's holder id. */
+  private ownToken(params: JsonObject | undefined): JsonObject | undefined {
+    const meta = params?.['_meta'];
+    if (!isObject(meta)) return params;
+    const token = meta['progressToken'];
+    if (typeof token !== 'string' && typeof token !== 'number') return params;
+    return { ...params, _meta: { ...meta, progressToken: `${this.holder}:${String(token)}` } };
+  }
+}
