@@ -1,11 +1,9 @@
+import type { DiffLine } from './api/types.js';
+
 /**
  * A line diff of two small texts (agent config files: tens of lines), by longest common
  * subsequence, for the preview of an install. `null` is "no file".
  */
-export interface DiffLine {
-  readonly op: ' ' | '+' | '-';
-  readonly text: string;
-}
 
 function linesOf(text: string | null): string[] {
   if (text === null || text === '') return [];

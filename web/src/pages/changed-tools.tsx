@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, errorText, serverPath } from '../api/client.js';
 import type { DaemonEvent, ReviewedTool, ToolReviews } from '../api/types.js';
+import { DiffView } from '../components/diff-view.js';
 import { Notice } from '../components/notice.js';
 import { useToast } from '../components/toasts.js';
 import { useDaemonEvents } from '../live/events.js';
@@ -8,19 +9,7 @@ import { timeOf } from '../format.js';
 import { useLoad } from '../use-load.js';
 
 function DefinitionDiff({ tool }: { tool: ReviewedTool }) {
-  return (
-    <pre className="diff" aria-label={`Changes to ${tool.key}`}>
-      {tool.diff.map((line, index) => (
-        <span
-          key={index}
-          className={`diff-line diff-${line.op === ' ' ? 'same' : line.op === '+' ? 'add' : 'remove'}`}
-        >
-          {line.op} {line.text}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
+  return <DiffView lines={tool.diff} label={`Changes to ${tool.key}`} />;
 }
 
 function ChangedTool(props: {

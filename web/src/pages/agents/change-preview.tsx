@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, errorText } from '../../api/client.js';
 import type { AgentChangePreview, AgentChangeResult, AgentScope } from '../../api/types.js';
+import { DiffView } from '../../components/diff-view.js';
 import { Loading, Notice } from '../../components/notice.js';
 import { useToast } from '../../components/toasts.js';
 import { lineDiff } from '../../line-diff.js';
@@ -14,19 +15,11 @@ export interface ChangeTarget {
 }
 
 function FileDiff({ preview }: { preview: AgentChangePreview }) {
-  const lines = lineDiff(preview.before, preview.after);
   return (
-    <pre className="diff" aria-label={`Changes to ${preview.path}`}>
-      {lines.map((line, index) => (
-        <span
-          key={index}
-          className={`diff-line diff-${line.op === ' ' ? 'same' : line.op === '+' ? 'add' : 'remove'}`}
-        >
-          {line.op} {line.text}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
+    <DiffView
+      lines={lineDiff(preview.before, preview.after)}
+      label={`Changes to ${preview.path}`}
+    />
   );
 }
 
