@@ -5,15 +5,19 @@ import type { LogRelay } from '../log-relay.js';
 import type { OversizedResults } from '../oversized-results.js';
 import type { TargetRelay } from '../target-relay.js';
 import type { UpstreamPool } from '../upstream-pool.js';
+import type { ListenHub } from '../listen-hub.js';
+import { modernResult } from '../modern-results.js';
 import { completeHandler } from './handlers/complete.js';
+import { discoverHandler, type DiscoverParts } from './handlers/discover.js';
 import { initializeHandler, type InitializeParts } from './handlers/initialize.js';
 import { listHandlers } from './handlers/lists.js';
 import { pingHandler } from './handlers/ping.js';
 import { rootsChangedHandler } from './handlers/roots-changed.js';
 import { setLevelHandler } from './handlers/set-level.js';
+import { subscriptionsListenHandler } from './handlers/subscriptions-listen.js';
 import { targetedHandlers } from './handlers/targeted.js';
 import { toolsCallHandler } from './handlers/tools-call.js';
-import { methodTable, type MethodTable } from './method-table.js';
+import { methodTable, type MethodTable, type RequestHandler } from './method-table.js';
 
 /** What a session's methods are built from. */
 export interface SessionMethodParts {
@@ -40,14 +44,51 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
       ['initialize', initializeHandler(parts.initialize)],
       ['ping', pingHandler],
       ['logging/setLevel', setLevelHandler(parts.logs)],
-      ...listHandlers(parts.lists, parts.catalog),
-      ['tools/call', toolsCallHandler(parts.relay, parts.builtins, parts.results)],
-      ...targetedHandlers(parts.relay, parts.results),
-      ['completion/complete', completeHandler(parts.relay)],
+      ...relayedMethods(parts),
     ],
     [
       ['notifications/initialized', () => undefined],
       ['notifications/roots/list_changed', rootsChangedHandler(parts.pool)],
     ],
   );
+}
+
+/** What the stateless (2026-07-28) methods are built from. */
+export interface StatelessMethodParts extends Omit<SessionMethodParts, 'initialize' | 'logs'> {
+  readonly discover: DiscoverParts;
+  readonly hub: ListenHub;
+  /** Aborted when Coffer stops: open subscriptions/listen requests end gracefully. */
+  readonly stopping: AbortSignal;
+}
+
+/**
+ * The methods of a 2026-07-28 request: no initialize, logging/setLevel or session
+ * notifications (the revision removed them); server/discover and subscriptions/listen
+ * instead; every result with its resultType and, on lists, cache hints.
+ */
+export function statelessMethods(parts: StatelessMethodParts): MethodTable {
+  const entries: (readonly [string, RequestHandler])[] = [
+    ['server/discover', discoverHandler(parts.discover)],
+    ['subscriptions/listen', subscriptionsListenHandler(parts.hub, parts.stopping)],
+    ['ping', pingHandler],
+    ...relayedMethods(parts),
+  ];
+  return methodTable(
+    entries.map(([method, handler]) => [
+      method,
+      async (params, context) => modernResult(method, await handler(params, context)),
+    ]),
+  );
+}
+
+/** The methods both eras relay to the upstreams. */
+function relayedMethods(
+  parts: Omit<SessionMethodParts, 'initialize' | 'logs'>,
+): (readonly [string, RequestHandler])[] {
+  return [
+    ...listHandlers(parts.lists, parts.catalog),
+    ['tools/call', toolsCallHandler(parts.relay, parts.builtins, parts.results)],
+    ...targetedHandlers(parts.relay, parts.results),
+    ['completion/complete', completeHandler(parts.relay)],
+  ];
 }
