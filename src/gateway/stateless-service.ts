@@ -1,5 +1,4 @@
 import type { JsonObject } from '../domain/ports.js';
-import { UpstreamRpcError } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
 import { LIST_CHANGED } from './capability-kinds.js';
@@ -12,7 +11,7 @@ import { ListAnswers } from './list-answers.js';
 import { ListenHub } from './listen-hub.js';
 import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
-import { DownstreamRequests } from './router/downstream-requests.js';
+import { InputBridge } from './input-bridge.js';
 import type { MethodTable } from './router/method-table.js';
 import { MessageRouter, type SendToClient } from './router/message-router.js';
 import { statelessMethods } from './router/session-methods.js';
@@ -32,13 +31,14 @@ export interface StatelessServiceOptions {
  * their own envelope and need no session, so every such request of a scope and tools
  * mode is answered by the same parts (catalog, routes, upstream connections). What
  * belongs to one request (its answer, progress, a subscriptions/listen stream) travels
- * only through the channel that request came on. Upstreams connected from here are told
- * of no client capability: no upstream can ask a stateless client anything.
+ * only through the channel that request came on; an upstream's question reaches the
+ * client as an input-required result (input-bridge.ts).
  */
 export class StatelessService {
   private readonly hub = new ListenHub();
   private readonly stopping = new AbortController();
-  private readonly requests = new DownstreamRequests(() => Promise.reject(noQuestions()));
+  /** Upstreams' questions to the client, turned into input-required results. */
+  private readonly requests = new InputBridge();
   private readonly notifier = new DownstreamNotifier(
     (message) => this.hub.publish(message),
     new Set(LIST_CHANGED),
@@ -52,8 +52,14 @@ export class StatelessService {
       context,
       scope,
       toolsMode: options.toolsMode,
-      clientCapabilities: {},
-      client: { requests: this.requests, notifier: this.notifier, capabilities: () => ({}) },
+      // Declared upstream so a 2025 upstream may ask; the bridge asks the client that
+      // caused the question, and only if that client declared the capability.
+      clientCapabilities: { sampling: {}, elicitation: {}, roots: {} },
+      client: {
+        requests: this.requests,
+        notifier: this.notifier,
+        capabilities: () => this.requests.capabilities(),
+      },
       sessionId: () => null,
       caller: () => ({ session_id: null, client_name: null, client_version: null }),
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
@@ -64,6 +70,7 @@ export class StatelessService {
         capabilities: () => this.capabilities(),
       },
       hub: this.hub,
+      bridge: this.requests,
       stopping: this.stopping.signal,
       lists: new ListAnswers(this.parts.listing, new SerializedResults()),
       catalog: this.parts.listing,
@@ -116,12 +123,4 @@ export class StatelessService {
     if (scope.kind === 'aggregated') return MODERN_AGGREGATED_CAPABILITIES;
     return (await singleServerCapabilities(context, this.parts.pool, scope.server)) ?? {};
   }
-}
-
-/** What an upstream hears when it asks a 2026-07-28 client something mid-call. */
-function noQuestions(): UpstreamRpcError {
-  return new UpstreamRpcError(
-    -32601,
-    'Coffer cannot relay requests to a 2026-07-28 client (sampling, elicitation, roots): the client has no session to receive them',
-  );
 }

@@ -5,6 +5,7 @@ import type { LogRelay } from '../log-relay.js';
 import type { OversizedResults } from '../oversized-results.js';
 import type { TargetRelay } from '../target-relay.js';
 import type { UpstreamPool } from '../upstream-pool.js';
+import type { InputBridge } from '../input-bridge.js';
 import type { ListenHub } from '../listen-hub.js';
 import { modernResult } from '../modern-results.js';
 import { completeHandler } from './handlers/complete.js';
@@ -57,6 +58,8 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
 export interface StatelessMethodParts extends Omit<SessionMethodParts, 'initialize' | 'logs'> {
   readonly discover: DiscoverParts;
   readonly hub: ListenHub;
+  /** Turns an upstream's question during a call into an input-required result. */
+  readonly bridge: InputBridge;
   /** Aborted when Coffer stops: open subscriptions/listen requests end gracefully. */
   readonly stopping: AbortSignal;
 }
@@ -74,12 +77,20 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
     ...relayedMethods(parts),
   ];
   return methodTable(
-    entries.map(([method, handler]) => [
-      method,
-      async (params, context) => modernResult(method, await handler(params, context)),
-    ]),
+    entries.map(([method, handler]) => {
+      const bridged: RequestHandler = MULTI_ROUND_TRIP.has(method)
+        ? (params, context) => parts.bridge.run(params, async () => handler(params, context))
+        : handler;
+      return [
+        method,
+        async (params, context) => modernResult(method, await bridged(params, context)),
+      ];
+    }),
   );
 }
+
+/** The 2026-07-28 methods whose result may be input_required. */
+const MULTI_ROUND_TRIP = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** The methods both eras relay to the upstreams. */
 function relayedMethods(

@@ -117,4 +117,33 @@ describe('both protocol eras downstream', () => {
       await client.close();
     }
   });
+
+  it.each(['/mcp', 'shim'] as const)(
+    'asks a pinned 2026-07-28 client an upstream sampling question through %s (input_required, then its retry)',
+    async (path) => {
+      const client = new ClientV2(
+        { name: 'sampling-2026', version: '1.0.0' },
+        { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      client.setRequestHandler('sampling/createMessage', () => ({
+        role: 'assistant',
+        content: { type: 'text', text: 'sampled by the 2026 client' },
+        model: 'test-model',
+      }));
+      await client.connect(transportV2(daemon, path));
+      try {
+        await eventually(async () => {
+          const { tools } = await client.listTools();
+          expect(tools.map((tool) => tool.name)).toContain('everything__trigger-sampling-request');
+        });
+        const result = await client.callTool({
+          name: 'everything__trigger-sampling-request',
+          arguments: { prompt: 'hello', maxTokens: 10 },
+        });
+        expect(JSON.stringify(result)).toContain('sampled by the 2026 client');
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

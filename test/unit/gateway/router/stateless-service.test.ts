@@ -149,17 +149,91 @@ describe('the stateless (2026-07-28) service', () => {
     });
   });
 
-  it('answers an upstream that asks the stateless client something with an error, not silence', async () => {
+  it('refuses an upstream question outside any request, without waiting', async () => {
     const { service, upstreams } = start({ fx: { 'tools/list': listing } });
     const channel = new Channel(service);
     channel.request(1, 'tools/list');
     await channel.answer(1);
-    const asked = upstreams.connections[0]!.context.peer.request(
-      'sampling/createMessage',
-      {},
-      new AbortController().signal,
-    );
+    const upstream = upstreams.connections[0]!;
+    const asked = upstream.context.peer.request('roots/list', {}, new AbortController().signal);
     await expect(asked).rejects.toMatchObject({ code: -32601 });
-    expect(upstreams.connections[0]!.context.clientCapabilities).toEqual({});
+  });
+});
+
+describe('the era bridge: an upstream question becomes input_required', () => {
+  type Upstreams = ReturnType<typeof fakeGatewayContext>['upstreams'];
+  function askingService(): { service: StatelessService; upstreams: Upstreams } {
+    const box: { upstreams?: Upstreams } = {};
+    const started = start({
+      fx: {
+        'tools/list': listing,
+        'tools/call': async (_params, options) => {
+          const peer = box.upstreams!.connections[0]!.context.peer;
+          const signal = options?.signal ?? new AbortController().signal;
+          const answer = await peer.request('sampling/createMessage', { maxTokens: 5 }, signal);
+          return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+        },
+      },
+    });
+    box.upstreams = started.upstreams;
+    return started;
+  }
+  const sampling = {
+    _meta: { ...envelope, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
+  };
+
+  it('asks the client, and resumes the call when it retries with the answer', async () => {
+    const channel = new Channel(askingService().service);
+    channel.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
+    const first = (await channel.answer(1))['result'] as Record<string, unknown>;
+    expect(first).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'coffer-1': { method: 'sampling/createMessage', params: { maxTokens: 5 } } },
+    });
+    expect(first['requestState']).toMatch(/^[\w-]{32}$/);
+    const reply = { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'm' };
+    channel.request(2, 'tools/call', {
+      name: 'fx__work',
+      arguments: {},
+      ...sampling,
+      inputResponses: { 'coffer-1': reply },
+      requestState: first['requestState'],
+    });
+    const done = (await channel.answer(2))['result'] as Record<string, unknown>;
+    expect(done['resultType']).toBe('complete');
+    expect(JSON.stringify(done['content'])).toContain('sampled');
+  });
+
+  it('does not ask a client that did not declare the capability', async () => {
+    const channel = new Channel(askingService().service);
+    channel.request(1, 'tools/call', { name: 'fx__work', arguments: {} });
+    expect(JSON.stringify(await channel.answer(1))).toContain(
+      'Method not found: sampling/createMessage',
+    );
+  });
+
+  it('refuses a requestState it never gave', async () => {
+    const channel = new Channel(askingService().service);
+    channel.request(1, 'tools/call', {
+      name: 'fx__work',
+      arguments: {},
+      ...sampling,
+      requestState: 'guessed',
+    });
+    expect((await channel.answer(1))['error']).toMatchObject({
+      message: expect.stringContaining('requestState') as unknown,
+    });
+  });
+
+  it("asks nobody while two requests run: the question could be either one's", async () => {
+    const { service } = askingService();
+    const [a, b] = [new Channel(service), new Channel(service)];
+    a.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
+    b.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
+    const answers = await Promise.all([a.answer(1), b.answer(1)]);
+    const asked = answers.filter((m) => JSON.stringify(m).includes('input_required'));
+    // The first question may come while only its own call runs; never both to both.
+    expect(asked.length).toBeLessThan(2);
+    expect(JSON.stringify(answers)).toContain('Method not found');
   });
 });
