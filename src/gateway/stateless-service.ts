@@ -1,6 +1,6 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
-import { newTraceContext, runWithTrace } from '../observability/trace-context.js';
+import { requestTraceContext, runWithTrace } from '../observability/trace-context.js';
 import { LIST_CHANGED } from './capability-kinds.js';
 import {
   MODERN_AGGREGATED_CAPABILITIES,
@@ -94,7 +94,7 @@ export class StatelessService {
       send,
       outbound: this.requests,
       onFailure: (method, error) => context.logFailure(method, error),
-      around: (run) => runWithTrace(newTraceContext(), run),
+      around: (run) => runWithTrace(requestTraceContext(), run),
     });
   }
 
