@@ -7,11 +7,13 @@ import { DownstreamRequests, type OutboundOptions } from './router/downstream-re
 /** How long an input-required result waits for the client's retry before the upstream hears "no". */
 const DEFAULT_PARK_MS = 10 * 60_000;
 
-/** Server→client requests and the client capability each needs. */
+/**
+ * The questions bridged, and the client capability each needs. Not roots/list: a 2025
+ * upstream keeps the roots per connection, and the stateless connections are shared.
+ */
 const REQUIRED: Readonly<Record<string, string>> = {
   'sampling/createMessage': 'sampling',
   'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
 };
 
 interface Question {
@@ -56,7 +58,7 @@ interface Parked {
 
 /**
  * The era bridge for 2026-07-28 clients (issue 18 item 3, first half): a 2025 upstream's
- * sampling, elicitation or roots request during a client's tools/call, prompts/get or
+ * sampling or elicitation request during a client's tools/call, prompts/get or
  * resources/read becomes an `input_required` result; the client's retry (its
  * `inputResponses` and the `requestState` it was given, an unguessable token) answers
  * the upstream and waits on for the outcome. Upstream connections are shared by all

@@ -53,8 +53,9 @@ export class StatelessService {
       scope,
       toolsMode: options.toolsMode,
       // Declared upstream so a 2025 upstream may ask; the bridge asks the client that
-      // caused the question, and only if that client declared the capability.
-      clientCapabilities: { sampling: {}, elicitation: {}, roots: {} },
+      // caused the question, and only if that client declared the capability. Not roots:
+      // a 2025 upstream keeps them per connection, and these connections are shared.
+      clientCapabilities: { sampling: {}, elicitation: {} },
       client: {
         requests: this.requests,
         notifier: this.notifier,
