@@ -3,6 +3,7 @@ import type { GatewayContext } from './gateway-context.js';
 import { Session, type SessionScope, type TransportFactory } from './session.js';
 import type { ReapReason } from './session-activity.js';
 import { SessionReaper } from './session-reaper.js';
+import { StatelessServices } from './stateless-services.js';
 import { TaskRegistry } from './task-registry.js';
 import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
@@ -20,6 +21,8 @@ export class Gateway implements SessionNotifier {
   private readonly sessions = new Map<string, Session>();
   private readonly starting = new Set<Session>();
   private readonly reaper: SessionReaper<Session>;
+  /** What answers 2026-07-28 requests, which belong to no session. */
+  readonly stateless: StatelessServices;
 
   readonly context: GatewayContext;
 
@@ -29,6 +32,7 @@ export class Gateway implements SessionNotifier {
       ...context,
       tasks: context.tasks ?? new TaskRegistry({ clock: context.clock }),
     };
+    this.stateless = new StatelessServices(this.context);
     this.reaper = new SessionReaper<Session>({
       idleMs: context.sessionIdleMs ?? DEFAULT_IDLE_MS,
       graceMs: context.sessionGraceMs ?? DEFAULT_GRACE_MS,
@@ -80,15 +84,20 @@ export class Gateway implements SessionNotifier {
 
   capabilitiesChanged(server: string): void {
     for (const session of this.sessions.values()) session.capabilitiesChanged(server);
+    this.stateless.capabilitiesChanged(server);
   }
 
   serversChanged(): void {
     for (const session of this.sessions.values()) session.capabilitiesChanged();
+    this.stateless.capabilitiesChanged();
   }
 
   /** A server was redefined, disabled or removed: no session may keep its old connection. */
   async serverRedefined(server: string): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => s.serverChanged(server)));
+    await Promise.all([
+      ...[...this.sessions.values()].map((s) => s.serverChanged(server)),
+      this.stateless.serverRedefined(server),
+    ]);
     await this.context.tasks?.serverChanged(server);
   }
 
@@ -97,7 +106,7 @@ export class Gateway implements SessionNotifier {
     const all = [...this.sessions.values(), ...this.starting];
     this.sessions.clear();
     this.starting.clear();
-    await Promise.allSettled(all.map((session) => session.close()));
+    await Promise.allSettled([...all.map((session) => session.close()), this.stateless.closeAll()]);
     await this.context.tasks?.closeAll();
   }
 

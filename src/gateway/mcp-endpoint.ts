@@ -6,9 +6,12 @@ import type { JsonObject } from '../domain/ports.js';
 import { parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 import type { Gateway } from './gateway.js';
 import { readMcpJsonBody } from './json-body.js';
+import { classifyMessage } from './era-classification.js';
 import { JsonFirstTransport } from './json-first-transport.js';
+import { serveModernPost } from './modern-exchange.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { Session, SessionScope, TransportFactory } from './session.js';
+import { standardHeadersOf } from './standard-headers.js';
 
 const httpTransport: TransportFactory = ({ initialized, results }) =>
   new JsonFirstTransport({
@@ -75,6 +78,18 @@ async function handlePost(
   const read = await readMcpJsonBody(req);
   if (!read.ok) return sendRpcError(res, read.status, read.rpcCode, read.message);
   const body = read.value;
+  // The body decides the era (a proxy dropping a header must not change it).
+  const era = classifyMessage(body, standardHeadersOf(req));
+  if (era.era === 'rejected') {
+    const { code, message, data } = era.error;
+    return sendRpcError(res, era.status, code, message, data, requestId(body));
+  }
+  if (era.era === 'modern') {
+    const mode = requestedToolsMode(req, scope);
+    if (mode instanceof CofferError)
+      return sendRpcError(res, 400, -32602, mode.message, undefined, requestId(body));
+    return serveModernPost(gateway.stateless.get(scope, mode), res, era.message);
+  }
   if (sessionId !== undefined) {
     const session = findHttpSession(gateway, sessionId, scope);
     if (session === undefined) return sendRpcError(res, 404, -32000, sessionProblem(sessionId));
@@ -123,7 +138,7 @@ function requestedToolsMode(
 }
 
 function requestId(body: unknown): unknown {
-  return (body as { id?: unknown }).id ?? null;
+  return (body as { id?: unknown } | null)?.id ?? null;
 }
 
 function sameScope(a: SessionScope, b: SessionScope): boolean {

@@ -15,6 +15,7 @@ import { sessionMethods } from './router/session-methods.js';
 import { SerializedResults } from './serialized-results.js';
 import { SessionActivity } from './session-activity.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
+import { AGGREGATED_CAPABILITIES, singleServerCapabilities } from './declared-capabilities.js';
 import type { ApprovalGate } from './approval-gate.js';
 import type { Caller } from './call-audit.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
@@ -24,17 +25,6 @@ import type { UpstreamPool } from './upstream-pool.js';
 /** Which upstreams a session serves: all enabled ones, or one under its own names. */
 export type SessionScope =
   { readonly kind: 'aggregated' } | { readonly kind: 'single'; readonly server: string };
-
-const aggregatedCapabilities: JsonObject = {
-  tools: { listChanged: true },
-  prompts: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  completions: {},
-  logging: {},
-  // Coffer answers tasks/list and tasks/cancel itself; which tools run as tasks is each
-  // tool's execution.taskSupport, from its upstream (docs/TASKS.md).
-  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-};
 
 /** What a session's transport is built from: its hook for "initialized" and the result cache. */
 export interface TransportParts {
@@ -85,7 +75,7 @@ export class Session {
     this.scope = scope;
     this.context = context;
     this.activity = new SessionActivity(() => context.clock.now().getTime());
-    this.capabilities = scope.kind === 'single' ? { logging: {} } : aggregatedCapabilities;
+    this.capabilities = scope.kind === 'single' ? { logging: {} } : AGGREGATED_CAPABILITIES;
     const send: SendToClient = (message, related) =>
       this.transport.send(
         message,
@@ -155,17 +145,8 @@ export class Session {
    */
   async start(): Promise<void> {
     if (this.scope.kind === 'single') {
-      const [definition] = await this.context.enabledServers(this.scope.server);
-      if (definition !== undefined) {
-        const upstream = await this.pool.get(definition);
-        // Kept oversized results are read as resources, whatever the upstream offers.
-        const results = this.context.resultLimit && { resources: {} };
-        this.capabilities = {
-          logging: {},
-          ...results,
-          ...mirroredCapabilities(upstream.serverCapabilities),
-        };
-      }
+      const mirrored = await singleServerCapabilities(this.context, this.pool, this.scope.server, 'session');
+      if (mirrored !== undefined) this.capabilities = { logging: {}, ...mirrored };
     }
     await this.transport.start();
   }
@@ -213,13 +194,4 @@ export class Session {
       client_version: this.hello.info?.version ?? null,
     };
   }
-}
-
-/** What a single-server session declares: the upstream's own capabilities. */
-function mirroredCapabilities(upstream: JsonObject): JsonObject {
-  const mirrored: JsonObject = {};
-  for (const name of ['tools', 'prompts', 'resources', 'completions', 'tasks']) {
-    if (upstream[name] !== undefined) mirrored[name] = upstream[name];
-  }
-  return mirrored;
 }

@@ -6,9 +6,11 @@ import type { JsonObject } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
 import type { Gateway } from './gateway.js';
 import { MAX_BODY_BYTES } from './json-body.js';
-import { messageProblem } from './json-rpc-shape.js';
+import { classifyMessage, unsupported } from './era-classification.js';
+import { isRequest, messageProblem } from './json-rpc-shape.js';
 import { LineReader } from './line-reader.js';
 import { LineTransport } from './line-transport.js';
+import type { MessageRouter } from './router/message-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { Session } from './session.js';
 import { parseHello, READY_LINE, refusedLine, type Hello } from './socket-hello.js';
@@ -31,7 +33,8 @@ export interface SocketConnectionOptions {
   readonly logger: Logger;
 }
 
-type State = 'hello' | 'waiting' | 'opening' | 'open' | 'closed';
+/** 'modern': 2026-07-28 requests, each answered on its own (no session). */
+type State = 'hello' | 'waiting' | 'opening' | 'open' | 'modern' | 'closed';
 
 const rpcError = (id: unknown, code: number, message: string, data?: unknown): string =>
   JSON.stringify({
@@ -42,15 +45,17 @@ const rpcError = (id: unknown, code: number, message: string, data?: unknown): s
 
 /**
  * One connection of the shim's socket channel (docs/SHIM-SOCKET contract): a hello line,
- * then ONE downstream session whose messages are lines both ways. The first request
- * must be `initialize`, as on /mcp; the connection closing ends the session and its
- * upstreams.
+ * then either ONE downstream session whose messages are lines both ways (2025: the first
+ * request is `initialize`, as on /mcp; the connection closing ends the session and its
+ * upstreams), or 2026-07-28 requests, each carrying its own envelope, answered by the
+ * stateless service of the hello's scope (docs/ARCHITECTURE.md "Two eras").
  */
 export class SocketConnection {
   private state: State = 'hello';
   private hello: Hello | undefined;
   private transport: LineTransport | undefined;
   private session: Session | undefined;
+  private modern: MessageRouter | undefined;
   private readonly queue: JSONRPCMessage[] = [];
 
   constructor(
@@ -130,14 +135,41 @@ export class SocketConnection {
   private message(message: JSONRPCMessage): void {
     if (this.state === 'open') return this.transport?.receive(message);
     if (this.state === 'opening') return void this.queue.push(message);
-    if ('method' in message && message.method === 'initialize' && 'id' in message)
-      return void this.open(message);
-    if ('method' in message && 'id' in message)
+    const era = classifyMessage(message);
+    if (era.era === 'rejected') {
+      const { code, message: text, data } = era.error;
+      return this.write(rpcError(isRequest(message) ? message.id : null, code, text, data));
+    }
+    if ('method' in message && message.method === 'initialize' && 'id' in message) {
+      if (era.era === 'legacy') return void this.open(message);
+    }
+    if (era.era === 'modern' || this.state === 'modern') return this.stateless(message);
+    if (isRequest(message))
       this.write(rpcError(message.id, -32000, 'Bad Request: no session; send initialize first'));
+  }
+
+  /** A message of the 2026-07-28 era: each request must carry its envelope. */
+  private stateless(message: JSONRPCMessage): void {
+    if (isRequest(message) && classifyMessage(message).era === 'legacy') {
+      const { code, message: text, data } = unsupported(undefined).error;
+      return this.write(rpcError(message.id, code, text, data));
+    }
+    if (this.modern === undefined) {
+      const hello = this.hello!;
+      this.modern = this.options.gateway.stateless.get(hello.scope, hello.mode).channel((out) => {
+        this.write(JSON.stringify(out));
+        return Promise.resolve();
+      });
+      this.state = 'modern';
+    }
+    this.modern.receive(message);
   }
 
   private async open(initialize: JSONRPCMessage & { id: string | number }): Promise<void> {
     const hello = this.hello!;
+    // A client that probed with server/discover may still initialize after all.
+    this.modern?.close();
+    this.modern = undefined;
     this.state = 'opening';
     const params = ('params' in initialize ? initialize.params : undefined) as
       JsonObject | undefined;
@@ -183,6 +215,7 @@ export class SocketConnection {
   private async closed(): Promise<void> {
     const wasOpen = this.state;
     this.state = 'closed';
+    this.modern?.close();
     if (wasOpen === 'open') await this.transport?.close();
   }
 }

@@ -87,22 +87,16 @@ export class MessageRouter {
     params: JsonObject | undefined,
     signal: AbortSignal,
   ): RequestContext {
+    const notify = (method: string, body: JsonObject): void => {
+      if (!signal.aborted) this.deliver({ jsonrpc: '2.0', method, params: body }, id);
+    };
     const meta = params?.['_meta'];
     const token =
       meta !== null && typeof meta === 'object' ? (meta as JsonObject)['progressToken'] : undefined;
-    if (token === undefined) return { id, signal };
-    const onProgress = (progress: JsonObject): void => {
-      if (signal.aborted) return;
-      this.deliver(
-        {
-          jsonrpc: '2.0',
-          method: 'notifications/progress',
-          params: { ...progress, progressToken: token },
-        },
-        id,
-      );
-    };
-    return { id, signal, onProgress };
+    if (token === undefined) return { id, signal, notify };
+    const onProgress = (progress: JsonObject): void =>
+      notify('notifications/progress', { ...progress, progressToken: token });
+    return { id, signal, notify, onProgress };
   }
 
   private cancel(params: JsonObject | undefined): void {

@@ -10,6 +10,8 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /** Present when the client sent a progress token: reports progress under that token. */
   readonly onProgress?: (progress: JsonObject) => void;
+  /** Sends a notification that belongs to this request (on HTTP: on its response stream). */
+  readonly notify: (method: string, params: JsonObject) => void;
 }
 
 /**

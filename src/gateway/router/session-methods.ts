@@ -6,16 +6,21 @@ import type { OversizedResults } from '../oversized-results.js';
 import type { TargetRelay } from '../target-relay.js';
 import type { TaskRelay } from '../task-relay.js';
 import type { UpstreamPool } from '../upstream-pool.js';
+import type { InputBridge } from '../input-bridge.js';
+import type { ListenHub } from '../listen-hub.js';
+import { modernResult } from '../modern-results.js';
 import { completeHandler } from './handlers/complete.js';
+import { discoverHandler, type DiscoverParts } from './handlers/discover.js';
 import { initializeHandler, type InitializeParts } from './handlers/initialize.js';
 import { listHandlers } from './handlers/lists.js';
 import { pingHandler } from './handlers/ping.js';
 import { rootsChangedHandler } from './handlers/roots-changed.js';
 import { setLevelHandler } from './handlers/set-level.js';
+import { subscriptionsListenHandler } from './handlers/subscriptions-listen.js';
 import { targetedHandlers } from './handlers/targeted.js';
 import { taskCreatingCall, tasksHandlers } from './handlers/tasks.js';
 import { toolsCallHandler } from './handlers/tools-call.js';
-import { methodTable, type MethodTable } from './method-table.js';
+import { methodTable, type MethodTable, type RequestHandler } from './method-table.js';
 
 /** What a session's methods are built from. */
 export interface SessionMethodParts {
@@ -44,18 +49,67 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
       ['initialize', initializeHandler(parts.initialize)],
       ['ping', pingHandler],
       ['logging/setLevel', setLevelHandler(parts.logs)],
-      ...listHandlers(parts.lists, parts.catalog),
-      [
-        'tools/call',
-        taskCreatingCall(parts.tasks, toolsCallHandler(parts.relay, parts.builtins, parts.results)),
-      ],
+      ...relayedMethods(parts, (call) => taskCreatingCall(parts.tasks, call)),
       ...tasksHandlers(parts.tasks),
-      ...targetedHandlers(parts.relay, parts.results),
-      ['completion/complete', completeHandler(parts.relay)],
     ],
     [
       ['notifications/initialized', () => undefined],
       ['notifications/roots/list_changed', rootsChangedHandler(parts.pool)],
     ],
   );
+}
+
+/** What the stateless (2026-07-28) methods are built from. */
+export interface StatelessMethodParts
+  extends Omit<SessionMethodParts, 'initialize' | 'logs' | 'tasks'> {
+  readonly discover: DiscoverParts;
+  readonly hub: ListenHub;
+  /** Turns an upstream's question during a call into an input-required result. */
+  readonly bridge: InputBridge;
+  /** Aborted when Coffer stops: open subscriptions/listen requests end gracefully. */
+  readonly stopping: AbortSignal;
+}
+
+/**
+ * The methods of a 2026-07-28 request: no initialize, logging/setLevel or session
+ * notifications (the revision removed them); server/discover and subscriptions/listen
+ * instead; every result with its resultType and, on lists, cache hints.
+ */
+export function statelessMethods(parts: StatelessMethodParts): MethodTable {
+  const entries: (readonly [string, RequestHandler])[] = [
+    ['server/discover', discoverHandler(parts.discover)],
+    ['subscriptions/listen', subscriptionsListenHandler(parts.hub, parts.stopping)],
+    ['ping', pingHandler],
+    ...relayedMethods(parts),
+  ];
+  return methodTable(
+    entries.map(([method, handler]) => {
+      const bridged: RequestHandler = MULTI_ROUND_TRIP.has(method)
+        ? (params, context) => parts.bridge.run(params, async () => handler(params, context))
+        : handler;
+      return [
+        method,
+        async (params, context) => modernResult(method, await bridged(params, context)),
+      ];
+    }),
+  );
+}
+
+/** The 2026-07-28 methods whose result may be input_required. */
+const MULTI_ROUND_TRIP = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * The methods both eras relay to the upstreams. `wrapCall` lets sessions run tools/call
+ * through the task relay: the 2026-07-28 tasks extension is not offered yet (docs/TASKS.md).
+ */
+function relayedMethods(
+  parts: Omit<SessionMethodParts, 'initialize' | 'logs' | 'tasks'>,
+  wrapCall: (call: RequestHandler) => RequestHandler = (call) => call,
+): (readonly [string, RequestHandler])[] {
+  return [
+    ...listHandlers(parts.lists, parts.catalog),
+    ['tools/call', wrapCall(toolsCallHandler(parts.relay, parts.builtins, parts.results))],
+    ...targetedHandlers(parts.relay, parts.results),
+    ['completion/complete', completeHandler(parts.relay)],
+  ];
 }

@@ -96,6 +96,28 @@ describe('the socket channel', () => {
     client.close();
   });
 
+  it('answers 2026-07-28 requests without initialize, each needing its envelope', async () => {
+    const client = await ready();
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    client.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+    expect((await client.next(isAnswer(1))).result.supportedVersions).toContain('2026-07-28');
+    const params = { name: 'fx__echo', arguments: { text: 'stateless line' }, _meta: meta };
+    client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params });
+    const call = await client.next(isAnswer(2));
+    expect(call.result.resultType).toBe('complete');
+    expect(JSON.stringify(call.result.content)).toContain('stateless line');
+    client.send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    expect((await client.next(isAnswer(3))).error).toMatchObject({ code: -32022 });
+    const old = { ...meta, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' };
+    client.send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: old } });
+    const refused = await client.next(isAnswer(4));
+    expect(refused.error).toMatchObject({ code: -32022, data: { requested: '2025-11-25' } });
+    client.close();
+  });
+
   it('answers a line over 4 MiB with an error and keeps the connection', async () => {
     const client = await ready();
     client.send(`"${'x'.repeat(4 * 1024 * 1024 + 10)}"`);

@@ -59,6 +59,43 @@ export async function startSession(
   scope: SessionScope = { kind: 'aggregated' },
   settings: Partial<GatewayContext> = {},
 ): Promise<Harness> {
+  const { context, clock, upstreams, preferences, activity } = fakeGatewayContext(
+    scripts,
+    settings,
+  );
+  const client = new FakeTransport();
+  const session = new Session({
+    scope,
+    context,
+    clientCapabilities: {},
+    transport: () => client,
+    onInitialized: () => undefined,
+    onClosed: () => undefined,
+  });
+  await session.start();
+  const initialize = async (capabilities: JsonObject = {}) => {
+    const answer = await client.request('init', 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities,
+      clientInfo: { name: 'unit-client', version: '1.2.3' },
+    });
+    client.receive({ method: 'notifications/initialized' });
+    return answer['result'] as JsonObject;
+  };
+  return { session, client, upstreams, clock, preferences, activity, initialize };
+}
+
+/** A gateway context over fakes: `scripts`' keys are the enabled servers. */
+export function fakeGatewayContext(
+  scripts: Record<string, Script>,
+  settings: Partial<GatewayContext> = {},
+): {
+  context: GatewayContext;
+  clock: ManualClock;
+  upstreams: FakeConnector;
+  preferences: MemoryPreferences;
+  activity: ActivityEntry[];
+} {
   const clock = new ManualClock();
   const upstreams = new FakeConnector(scripts);
   const preferences = new MemoryPreferences();
@@ -80,24 +117,5 @@ export async function startSession(
     logFailure: () => undefined,
     ...settings,
   };
-  const client = new FakeTransport();
-  const session = new Session({
-    scope,
-    context,
-    clientCapabilities: {},
-    transport: () => client,
-    onInitialized: () => undefined,
-    onClosed: () => undefined,
-  });
-  await session.start();
-  const initialize = async (capabilities: JsonObject = {}) => {
-    const answer = await client.request('init', 'initialize', {
-      protocolVersion: '2025-06-18',
-      capabilities,
-      clientInfo: { name: 'unit-client', version: '1.2.3' },
-    });
-    client.receive({ method: 'notifications/initialized' });
-    return answer['result'] as JsonObject;
-  };
-  return { session, client, upstreams, clock, preferences, activity, initialize };
+  return { context, clock, upstreams, preferences, activity };
 }

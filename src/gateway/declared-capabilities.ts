@@ -1,0 +1,58 @@
+import type { JsonObject } from '../domain/ports.js';
+import type { GatewayContext } from './gateway-context.js';
+import type { UpstreamPool } from './upstream-pool.js';
+
+/** What the aggregated endpoint declares to a 2025 session. */
+export const AGGREGATED_CAPABILITIES: JsonObject = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+  logging: {},
+  // Coffer answers tasks/list and tasks/cancel itself; which tools run as tasks is each
+  // tool's execution.taskSupport, from its upstream (docs/TASKS.md).
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+};
+
+/**
+ * What the aggregated endpoint declares to a 2026-07-28 client: list changes reach it
+ * through subscriptions/listen; resource subscriptions and logging/setLevel are not
+ * offered on that era.
+ */
+export const MODERN_AGGREGATED_CAPABILITIES: JsonObject = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { listChanged: true },
+  completions: {},
+};
+
+/** Which era a declaration is for: 2026-07-28 clients get no tasks yet (docs/TASKS.md). */
+export type DeclaredEra = 'session' | 'stateless';
+
+/**
+ * What a single-server endpoint declares: its upstream's own capabilities (tasks only to
+ * sessions), plus resources when oversized results are kept as resources. Connects the
+ * upstream; undefined when the server is not enabled.
+ */
+export async function singleServerCapabilities(
+  context: GatewayContext,
+  pool: UpstreamPool,
+  server: string,
+  era: DeclaredEra,
+): Promise<JsonObject | undefined> {
+  const [definition] = await context.enabledServers(server);
+  if (definition === undefined) return undefined;
+  const upstream = await pool.get(definition);
+  const results = context.resultLimit && { resources: {} };
+  return { ...results, ...mirroredCapabilities(upstream.serverCapabilities, era) };
+}
+
+function mirroredCapabilities(upstream: JsonObject, era: DeclaredEra): JsonObject {
+  const mirrored: JsonObject = {};
+  const names = ['tools', 'prompts', 'resources', 'completions'];
+  if (era === 'session') names.push('tasks');
+  for (const name of names) {
+    if (upstream[name] !== undefined) mirrored[name] = upstream[name];
+  }
+  return mirrored;
+}

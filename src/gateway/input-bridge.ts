@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { CofferError } from '../domain/errors.js';
+import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import { isObject, readEnvelope } from './protocol-eras.js';
+import { DownstreamRequests, type OutboundOptions } from './router/downstream-requests.js';
+
+/** How long an input-required result waits for the client's retry before the upstream hears "no". */
+const DEFAULT_PARK_MS = 10 * 60_000;
+
+/**
+ * The questions bridged, and the client capability each needs. Not roots/list: a 2025
+ * upstream keeps the roots per connection, and the stateless connections are shared.
+ */
+const REQUIRED: Readonly<Record<string, string>> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+};
+
+interface Question {
+  readonly method: string;
+  readonly params: JsonObject | undefined;
+  readonly answer: (result: JsonObject) => void;
+  readonly fail: (error: unknown) => void;
+}
+
+type Step = { readonly result: JsonObject } | { readonly questions: Question[] };
+
+/** One 2026-07-28 request that may need the client's input: its upstream outcome and questions. */
+class BridgedCall {
+  private readonly questions: Question[] = [];
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly outcome: Promise<JsonObject>,
+    readonly capabilities: JsonObject,
+  ) {}
+
+  ask(question: Question): void {
+    this.questions.push(question);
+    this.wake?.();
+  }
+
+  /** The upstream's result, or the questions it asked meanwhile, whichever comes first. */
+  next(): Promise<Step> {
+    if (this.questions.length > 0) return Promise.resolve({ questions: this.questions.splice(0) });
+    return new Promise((resolve, reject) => {
+      this.wake = () => resolve({ questions: this.questions.splice(0) });
+      this.outcome.then((result) => resolve({ result }), reject);
+    }).finally(() => (this.wake = undefined)) as Promise<Step>;
+  }
+}
+
+interface Parked {
+  readonly call: BridgedCall;
+  readonly asked: ReadonlyMap<string, Question>;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * The era bridge for 2026-07-28 clients (issue 18 item 3, first half): a 2025 upstream's
+ * sampling or elicitation request during a client's tools/call, prompts/get or
+ * resources/read becomes an `input_required` result; the client's retry (its
+ * `inputResponses` and the `requestState` it was given, an unguessable token) answers
+ * the upstream and waits on for the outcome. Upstream connections are shared by all
+ * 2026-07-28 requests and a question names no request, so a question is bridged only
+ * while exactly one such request runs: with several, the upstream gets an error rather
+ * than a chance of asking the wrong client.
+ */
+export class InputBridge extends DownstreamRequests {
+  private readonly running = new Set<BridgedCall>();
+  private readonly parked = new Map<string, Parked>();
+
+  constructor(private readonly parkMs = DEFAULT_PARK_MS) {
+    super(() => Promise.reject(new Error('a 2026-07-28 client has no session to ask on')));
+  }
+
+  override request(
+    method: string,
+    params: JsonObject | undefined,
+    options: OutboundOptions,
+  ): Promise<JsonObject> {
+    const [call, another] = [...this.running];
+    if (call === undefined || another !== undefined)
+      return Promise.reject(
+        new UpstreamRpcError(
+          -32603,
+          `Coffer cannot tell which 2026-07-28 request ${method} belongs to (${this.running.size} in flight)`,
+        ),
+      );
+    const capability = REQUIRED[method];
+    if (capability === undefined || call.capabilities[capability] === undefined)
+      return Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`));
+    return new Promise((answer, fail) => {
+      if (options.signal.aborted) return fail(new Error('cancelled by the upstream'));
+      options.signal.addEventListener('abort', () => fail(new Error('cancelled by the upstream')), {
+        once: true,
+      });
+      call.ask({ method, params, answer, fail });
+    });
+  }
+
+  /** What the one running request's client declared; nothing when none or several run. */
+  capabilities(): JsonObject {
+    const [call, another] = [...this.running];
+    return call === undefined || another !== undefined ? {} : call.capabilities;
+  }
+
+  /** One request that may need input: started, or resumed by its `requestState`. */
+  async run(params: JsonObject | undefined, start: () => Promise<JsonObject>): Promise<JsonObject> {
+    const token = params?.['requestState'];
+    const call =
+      typeof token === 'string'
+        ? this.resume(token, params?.['inputResponses'])
+        : this.begin(params, start);
+    return this.step(call);
+  }
+
+  override closeAll(): void {
+    super.closeAll();
+    for (const token of [...this.parked.keys()]) this.expire(token, 'Connection closed');
+  }
+
+  private begin(params: JsonObject | undefined, start: () => Promise<JsonObject>): BridgedCall {
+    const envelope = readEnvelope(params);
+    const capabilities = typeof envelope === 'string' ? {} : envelope.clientCapabilities;
+    const call = new BridgedCall(start(), capabilities);
+    this.running.add(call);
+    call.outcome.then(
+      () => this.running.delete(call),
+      () => this.running.delete(call),
+    );
+    return call;
+  }
+
+  private resume(token: string, responses: unknown): BridgedCall {
+    const parked = this.parked.get(token);
+    if (parked === undefined)
+      throw new CofferError('INVALID_INPUT', 'Unknown or expired requestState', {
+        hint: 'send the request again without requestState and inputResponses',
+      });
+    this.parked.delete(token);
+    clearTimeout(parked.timer);
+    for (const [key, question] of parked.asked) {
+      const response = isObject(responses) ? responses[key] : undefined;
+      if (isObject(response)) question.answer(response);
+      else
+        question.fail(
+          new UpstreamRpcError(-32603, `The client gave no answer to ${question.method}`),
+        );
+    }
+    return parked.call;
+  }
+
+  private async step(call: BridgedCall): Promise<JsonObject> {
+    const step = await call.next();
+    if ('result' in step) return step.result;
+    const token = randomBytes(24).toString('base64url');
+    const asked = new Map(step.questions.map((question, i) => [`coffer-${i + 1}`, question]));
+    const timer = setTimeout(
+      () => this.expire(token, 'The client did not answer in time'),
+      this.parkMs,
+    );
+    timer.unref();
+    this.parked.set(token, { call, asked, timer });
+    const inputRequests = Object.fromEntries(
+      [...asked].map(([key, q]) => [
+        key,
+        q.params === undefined ? { method: q.method } : { method: q.method, params: q.params },
+      ]),
+    );
+    return { resultType: 'input_required', inputRequests, requestState: token };
+  }
+
+  private expire(token: string, reason: string): void {
+    const parked = this.parked.get(token);
+    if (parked === undefined) return;
+    this.parked.delete(token);
+    clearTimeout(parked.timer);
+    for (const question of parked.asked.values())
+      question.fail(new UpstreamRpcError(-32603, reason));
+  }
+}

@@ -1,0 +1,40 @@
+import type { ServerResponse } from 'node:http';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isResponse } from './json-rpc-shape.js';
+import { PostExchange } from './post-exchange.js';
+import type { StatelessService } from './stateless-service.js';
+
+/** Without an answer by then, the response turns into an SSE stream (as a session's does). */
+const STREAM_AFTER_MS = 10_000;
+
+/**
+ * One 2026-07-28 POST: its request is answered on this response alone, as JSON or, once
+ * progress or a subscriptions/listen notification must go first, as an SSE stream. The
+ * client closing the response aborts the request. A notification gets 202: it concerns
+ * no request of this POST (a request is cancelled by closing its stream).
+ */
+export function serveModernPost(
+  service: StatelessService,
+  res: ServerResponse,
+  message: JSONRPCMessage,
+): void {
+  if (!('id' in message) || !('method' in message)) return void res.writeHead(202).end();
+  const exchange = new PostExchange({
+    res,
+    ids: [message.id],
+    batch: false,
+    sessionId: undefined,
+    streamAfterMs: STREAM_AFTER_MS,
+    serialize: (out) => JSON.stringify(out),
+  });
+  let ended = false;
+  const router = service.channel((out) => {
+    if (ended) return Promise.reject(new Error('the response has ended'));
+    ended = exchange.deliver(out, isResponse(out) ? out.id : undefined);
+    return Promise.resolve();
+  });
+  res.once('close', () => {
+    if (!ended) router.close();
+  });
+  router.receive(message);
+}

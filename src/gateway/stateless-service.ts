@@ -1,0 +1,127 @@
+import type { JsonObject } from '../domain/ports.js';
+import type { ToolsMode } from '../domain/tools-mode.js';
+import { requestTraceContext, runWithTrace } from '../observability/trace-context.js';
+import { LIST_CHANGED } from './capability-kinds.js';
+import {
+  MODERN_AGGREGATED_CAPABILITIES,
+  singleServerCapabilities,
+} from './declared-capabilities.js';
+import type { GatewayContext } from './gateway-context.js';
+import { ListAnswers } from './list-answers.js';
+import { ListenHub } from './listen-hub.js';
+import { OversizedResults } from './oversized-results.js';
+import { DownstreamNotifier } from './router/downstream-notifier.js';
+import { InputBridge } from './input-bridge.js';
+import type { MethodTable } from './router/method-table.js';
+import { MessageRouter, type SendToClient } from './router/message-router.js';
+import { statelessMethods } from './router/session-methods.js';
+import { SerializedResults } from './serialized-results.js';
+import { createSessionParts, type SessionParts } from './session-parts.js';
+import type { SessionScope } from './session.js';
+
+export interface StatelessServiceOptions {
+  readonly context: GatewayContext;
+  readonly scope: SessionScope;
+  /** Aggregated scope only: full or lean tool list (default: the daemon's setting). */
+  readonly toolsMode?: ToolsMode;
+}
+
+/**
+ * The 2026-07-28 side of one endpoint (docs/ARCHITECTURE.md "Two eras"): requests carry
+ * their own envelope and need no session, so every such request of a scope and tools
+ * mode is answered by the same parts (catalog, routes, upstream connections). What
+ * belongs to one request (its answer, progress, a subscriptions/listen stream) travels
+ * only through the channel that request came on; an upstream's question reaches the
+ * client as an input-required result (input-bridge.ts).
+ */
+export class StatelessService {
+  private readonly hub = new ListenHub();
+  private readonly stopping = new AbortController();
+  /** Upstreams' questions to the client, turned into input-required results. */
+  private readonly requests = new InputBridge();
+  private readonly notifier = new DownstreamNotifier(
+    (message) => this.hub.publish(message),
+    new Set(LIST_CHANGED),
+  );
+  private readonly parts: SessionParts;
+  private readonly methods: MethodTable;
+
+  constructor(private readonly options: StatelessServiceOptions) {
+    const { context, scope } = options;
+    this.parts = createSessionParts({
+      context,
+      scope,
+      toolsMode: options.toolsMode,
+      // Declared upstream so a 2025 upstream may ask; the bridge asks the client that
+      // caused the question, and only if that client declared the capability. Not roots:
+      // a 2025 upstream keeps them per connection, and these connections are shared.
+      clientCapabilities: { sampling: {}, elicitation: {} },
+      client: {
+        requests: this.requests,
+        notifier: this.notifier,
+        capabilities: () => this.requests.capabilities(),
+      },
+      sessionId: () => null,
+      caller: () => ({ session_id: null, client_name: null, client_version: null }),
+      capabilitiesChanged: (server) => this.capabilitiesChanged(server),
+    });
+    this.methods = statelessMethods({
+      discover: {
+        serverInfo: context.serverInfo,
+        capabilities: () => this.capabilities(),
+      },
+      hub: this.hub,
+      bridge: this.requests,
+      stopping: this.stopping.signal,
+      lists: new ListAnswers(this.parts.listing, new SerializedResults()),
+      catalog: this.parts.listing,
+      relay: this.parts.relay,
+      ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
+      pool: this.parts.pool,
+      ...(context.resultLimit && {
+        results: new OversizedResults(context.resultLimit, context.clock),
+      }),
+    });
+  }
+
+  /**
+   * A channel to one client: one HTTP request, or one socket connection. Its router
+   * answers on `send` only; closing it aborts what still runs for that client.
+   */
+  channel(send: SendToClient): MessageRouter {
+    const { context } = this.options;
+    return new MessageRouter({
+      methods: this.methods,
+      send,
+      outbound: this.requests,
+      onFailure: (method, error) => context.logFailure(method, error),
+      around: (run) => runWithTrace(requestTraceContext(), run),
+    });
+  }
+
+  /** Capabilities of `server` changed: relist, and tell the listeners. */
+  capabilitiesChanged(server?: string): void {
+    this.parts.catalog.invalidate(server);
+    this.parts.approval?.forget(server);
+    for (const method of LIST_CHANGED) this.notifier.notify(method);
+  }
+
+  /** A server was removed, disabled or redefined: its connection must not be reused. */
+  async serverChanged(server: string): Promise<void> {
+    await this.parts.pool.evict(server);
+    this.capabilitiesChanged(server);
+  }
+
+  /** Coffer stops: listeners get their closing result, upstreams are closed. */
+  async close(): Promise<void> {
+    this.stopping.abort();
+    this.requests.closeAll();
+    await this.parts.pool.closeAll();
+  }
+
+  private async capabilities(): Promise<JsonObject> {
+    const { scope, context } = this.options;
+    if (scope.kind === 'aggregated') return MODERN_AGGREGATED_CAPABILITIES;
+    return (await singleServerCapabilities(context, this.parts.pool, scope.server, 'stateless')) ?? {};
+  }
+}

@@ -1,0 +1,239 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatelessService } from '../../../../src/gateway/stateless-service.js';
+import type { MessageRouter } from '../../../../src/gateway/router/message-router.js';
+import { fakeGatewayContext } from './session-harness.js';
+import type { Script } from './fake-upstream.js';
+
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+type Message = JSONRPCMessage & Record<string, unknown>;
+
+/** One client of the stateless service: what it is sent, waited for by event. */
+class Channel {
+  readonly sent: Message[] = [];
+  readonly router: MessageRouter;
+  private waiters: (() => void)[] = [];
+
+  constructor(service: StatelessService) {
+    this.router = service.channel((message) => {
+      this.sent.push(message);
+      for (const wake of this.waiters.splice(0)) wake();
+      return Promise.resolve();
+    });
+  }
+
+  request(id: number, method: string, params: Record<string, unknown> = {}): void {
+    this.router.receive({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { ...params, _meta: { ...envelope, ...(params['_meta'] as object) } },
+    });
+  }
+
+  async next(match: (message: Message) => boolean): Promise<Message> {
+    for (;;) {
+      const found = this.sent.find(match);
+      if (found !== undefined) return found;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  answer(id: number): Promise<Message> {
+    return this.next((m) => m['id'] === id && !('method' in m));
+  }
+}
+
+const listing: Script['tools/list'] = () => ({ tools: [{ name: 'work' }] });
+let service: StatelessService | undefined;
+
+function start(scripts: Record<string, Script>): {
+  service: StatelessService;
+  upstreams: ReturnType<typeof fakeGatewayContext>['upstreams'];
+} {
+  const { context, upstreams } = fakeGatewayContext(scripts);
+  service = new StatelessService({ context, scope: { kind: 'aggregated' } });
+  return { service, upstreams };
+}
+
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+describe('the stateless (2026-07-28) service', () => {
+  it('answers server/discover with both eras, its capabilities and serverInfo', async () => {
+    const channel = new Channel(start({ fx: { 'tools/list': listing } }).service);
+    channel.request(1, 'server/discover');
+    const { result } = (await channel.answer(1)) as { result: Record<string, unknown> };
+    expect(result['supportedVersions']).toEqual(
+      expect.arrayContaining(['2026-07-28', '2025-11-25']),
+    );
+    expect(result['capabilities']).toMatchObject({ tools: { listChanged: true } });
+    expect(result['capabilities']).not.toHaveProperty('logging');
+    expect(result).toMatchObject({
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'coffer' } },
+    });
+  });
+
+  it('lists with resultType and cache hints, and relays a call with its resultType', async () => {
+    const channel = new Channel(
+      start({ fx: { 'tools/list': listing, 'tools/call': () => ({ content: [] }) } }).service,
+    );
+    channel.request(1, 'tools/list');
+    const list = (await channel.answer(1))['result'] as Record<string, unknown>;
+    expect(list).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+    expect(list['tools']).toContainEqual(expect.objectContaining({ name: 'fx__work' }));
+    channel.request(2, 'tools/call', { name: 'fx__work', arguments: {} });
+    expect((await channel.answer(2))['result']).toEqual({ content: [], resultType: 'complete' });
+  });
+
+  it('keeps each request to its own channel, even when two clients use the same id', async () => {
+    const { service } = start({
+      fx: {
+        'tools/list': listing,
+        'tools/call': (params, options) => {
+          const who = (params?.['arguments'] as { who: string }).who;
+          options?.onProgress?.({ progress: 1, message: who });
+          return { content: [{ type: 'text', text: who }] };
+        },
+      },
+    });
+    const [a, b] = [new Channel(service), new Channel(service)];
+    for (const [channel, who] of [
+      [a, 'a'],
+      [b, 'b'],
+    ] as const)
+      channel.request(1, 'tools/call', {
+        name: 'fx__work',
+        arguments: { who },
+        _meta: { progressToken: who },
+      });
+    const answers = await Promise.all([a.answer(1), b.answer(1)]);
+    expect(JSON.stringify(answers[0])).toContain('"text":"a"');
+    expect(JSON.stringify(answers[1])).toContain('"text":"b"');
+    expect(JSON.stringify(a.sent)).not.toContain('"b"');
+    expect(JSON.stringify(b.sent)).not.toContain('"a"');
+    expect(a.sent.filter((m) => m['method'] === 'notifications/progress')).toHaveLength(1);
+  });
+
+  it('delivers list_changed to a listener only, stamped with its subscription id', async () => {
+    const { service } = start({ fx: { 'tools/list': listing } });
+    const [listener, other] = [new Channel(service), new Channel(service)];
+    listener.request(9, 'subscriptions/listen', {
+      notifications: { toolsListChanged: true, resourceSubscriptions: ['x'] },
+    });
+    const ack = await listener.next(
+      (m) => m['method'] === 'notifications/subscriptions/acknowledged',
+    );
+    expect(ack['params']).toEqual({
+      notifications: { toolsListChanged: true },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 9 },
+    });
+    service.capabilitiesChanged('fx');
+    const changed = await listener.next((m) => m['method'] === 'notifications/tools/list_changed');
+    expect(changed['params']).toEqual({ _meta: { 'io.modelcontextprotocol/subscriptionId': 9 } });
+    expect(listener.sent.some((m) => m['method'] === 'notifications/prompts/list_changed')).toBe(
+      false,
+    );
+    expect(other.sent).toEqual([]);
+    await service.close();
+    expect((await listener.answer(9))['result']).toEqual({
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 9 },
+      resultType: 'complete',
+    });
+  });
+
+  it('refuses an upstream question outside any request, without waiting', async () => {
+    const { service, upstreams } = start({ fx: { 'tools/list': listing } });
+    const channel = new Channel(service);
+    channel.request(1, 'tools/list');
+    await channel.answer(1);
+    const upstream = upstreams.connections[0]!;
+    const asked = upstream.context.peer.request('roots/list', {}, new AbortController().signal);
+    await expect(asked).rejects.toMatchObject({ code: -32601 });
+  });
+});
+
+describe('the era bridge: an upstream question becomes input_required', () => {
+  type Upstreams = ReturnType<typeof fakeGatewayContext>['upstreams'];
+  function askingService(): { service: StatelessService; upstreams: Upstreams } {
+    const box: { upstreams?: Upstreams } = {};
+    const started = start({
+      fx: {
+        'tools/list': listing,
+        'tools/call': async (_params, options) => {
+          const peer = box.upstreams!.connections[0]!.context.peer;
+          const signal = options?.signal ?? new AbortController().signal;
+          const answer = await peer.request('sampling/createMessage', { maxTokens: 5 }, signal);
+          return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+        },
+      },
+    });
+    box.upstreams = started.upstreams;
+    return started;
+  }
+  const sampling = {
+    _meta: { ...envelope, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
+  };
+
+  it('asks the client, and resumes the call when it retries with the answer', async () => {
+    const channel = new Channel(askingService().service);
+    channel.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
+    const first = (await channel.answer(1))['result'] as Record<string, unknown>;
+    expect(first).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'coffer-1': { method: 'sampling/createMessage', params: { maxTokens: 5 } } },
+    });
+    expect(first['requestState']).toMatch(/^[\w-]{32}$/);
+    const reply = { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'm' };
+    channel.request(2, 'tools/call', {
+      name: 'fx__work',
+      arguments: {},
+      ...sampling,
+      inputResponses: { 'coffer-1': reply },
+      requestState: first['requestState'],
+    });
+    const done = (await channel.answer(2))['result'] as Record<string, unknown>;
+    expect(done['resultType']).toBe('complete');
+    expect(JSON.stringify(done['content'])).toContain('sampled');
+  });
+
+  it('does not ask a client that did not declare the capability', async () => {
+    const channel = new Channel(askingService().service);
+    channel.request(1, 'tools/call', { name: 'fx__work', arguments: {} });
+    expect(JSON.stringify(await channel.answer(1))).toContain(
+      'Method not found: sampling/createMessage',
+    );
+  });
+
+  it('refuses a requestState it never gave', async () => {
+    const channel = new Channel(askingService().service);
+    channel.request(1, 'tools/call', {
+      name: 'fx__work',
+      arguments: {},
+      ...sampling,
+      requestState: 'guessed',
+    });
+    expect((await channel.answer(1))['error']).toMatchObject({
+      message: expect.stringContaining('requestState') as unknown,
+    });
+  });
+
+  it("asks nobody while two requests run: the question could be either one's", async () => {
+    const { service } = askingService();
+    const [a, b] = [new Channel(service), new Channel(service)];
+    a.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
+    b.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
+    const answers = await Promise.all([a.answer(1), b.answer(1)]);
+    const asked = answers.filter((m) => JSON.stringify(m).includes('input_required'));
+    // The first question may come while only its own call runs; never both to both.
+    expect(asked.length).toBeLessThan(2);
+    expect(JSON.stringify(answers)).toContain('Method not found');
+  });
+});
