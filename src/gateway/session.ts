@@ -145,7 +145,12 @@ export class Session {
    */
   async start(): Promise<void> {
     if (this.scope.kind === 'single') {
-      const mirrored = await singleServerCapabilities(this.context, this.pool, this.scope.server, 'session');
+      const mirrored = await singleServerCapabilities(
+        this.context,
+        this.pool,
+        this.scope.server,
+        'session',
+      );
       if (mirrored !== undefined) this.capabilities = { logging: {}, ...mirrored };
     }
     await this.transport.start();

@@ -122,6 +122,8 @@ export class StatelessService {
   private async capabilities(): Promise<JsonObject> {
     const { scope, context } = this.options;
     if (scope.kind === 'aggregated') return MODERN_AGGREGATED_CAPABILITIES;
-    return (await singleServerCapabilities(context, this.parts.pool, scope.server, 'stateless')) ?? {};
+    return (
+      (await singleServerCapabilities(context, this.parts.pool, scope.server, 'stateless')) ?? {}
+    );
   }
 }

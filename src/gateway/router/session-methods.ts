@@ -60,8 +60,10 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
 }
 
 /** What the stateless (2026-07-28) methods are built from. */
-export interface StatelessMethodParts
-  extends Omit<SessionMethodParts, 'initialize' | 'logs' | 'tasks'> {
+export interface StatelessMethodParts extends Omit<
+  SessionMethodParts,
+  'initialize' | 'logs' | 'tasks'
+> {
   readonly discover: DiscoverParts;
   readonly hub: ListenHub;
   /** Turns an upstream's question during a call into an input-required result. */
