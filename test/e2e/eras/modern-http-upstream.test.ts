@@ -95,6 +95,16 @@ describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy
     }
   });
 
+  it('shares one connection across sessions: one initialize probe, one listen stream', () => {
+    const posts = (method: string) =>
+      upstream.log().split('\n').filter((line) => line === `POST ${method}`).length;
+    expect(posts('tools/list')).toBeGreaterThanOrEqual(3);
+    // The 2025 initialize (no Mcp-Method) was tried once; the era is remembered.
+    expect(posts('-')).toBe(1);
+    expect(posts('server/discover')).toBe(1);
+    expect(posts('subscriptions/listen')).toBe(1);
+  });
+
   it('was never sent a request without the headers its body names', () => {
     expect(upstream.log()).not.toMatch(/Rejected inbound request/);
   });
