@@ -48,7 +48,9 @@ export function modernHeaders(request: JsonRpcRequest): Record<string, string> {
     'mcp-protocol-version': version,
     'mcp-method': request.method,
   };
-  const field = Object.hasOwn(NAME_SOURCE, request.method) ? NAME_SOURCE[request.method] : undefined;
+  const field = Object.hasOwn(NAME_SOURCE, request.method)
+    ? NAME_SOURCE[request.method]
+    : undefined;
   const name = field === undefined ? undefined : request.params?.[field];
   if (typeof name === 'string') headers['mcp-name'] = headerValue(name);
   return headers;

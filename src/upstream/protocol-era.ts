@@ -69,11 +69,11 @@ const ENVELOPE_KEYS: readonly string[] = [
 export function withoutEnvelope(params: JsonObject | undefined): JsonObject | undefined {
   const meta = params?.['_meta'];
   if (!isObject(meta) || !ENVELOPE_KEYS.some((key) => key in meta)) return params;
-  const kept = Object.fromEntries(
-    Object.entries(meta).filter(([key]) => !ENVELOPE_KEYS.includes(key)),
-  );
-  const { _meta: _, ...rest } = params ?? {};
-  return Object.keys(kept).length === 0 ? rest : { ...rest, _meta: kept };
+  const kept = Object.entries(meta).filter(([key]) => !ENVELOPE_KEYS.includes(key));
+  const rest = Object.entries(params ?? {}).filter(([key]) => key !== '_meta');
+  return kept.length === 0
+    ? Object.fromEntries(rest)
+    : { ...Object.fromEntries(rest), _meta: Object.fromEntries(kept) };
 }
 
 /** `params` for an upstream of this era: stamped for a modern one, unstamped for a 2025 one. */

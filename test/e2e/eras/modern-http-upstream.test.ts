@@ -97,7 +97,10 @@ describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy
 
   it('shares one connection across sessions: one initialize probe, one listen stream', () => {
     const posts = (method: string) =>
-      upstream.log().split('\n').filter((line) => line === `POST ${method}`).length;
+      upstream
+        .log()
+        .split('\n')
+        .filter((line) => line === `POST ${method}`).length;
     expect(posts('tools/list')).toBeGreaterThanOrEqual(3);
     // The 2025 initialize (no Mcp-Method) was tried once; the era is remembered.
     expect(posts('-')).toBe(1);

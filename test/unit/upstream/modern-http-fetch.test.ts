@@ -80,7 +80,9 @@ describe('modernHttpFetch: a 400 that answers the request', () => {
   });
 
   it('keeps a 400 about another id, or without a JSON-RPC body, as it was', async () => {
-    const other = recordingFetch(() => Response.json({ ...unsupported, id: null }, { status: 400 }));
+    const other = recordingFetch(() =>
+      Response.json({ ...unsupported, id: null }, { status: 400 }),
+    );
     const kept = await other.fetch('u', post({ id: 0, method: 'initialize', params: {} }));
     expect(kept.status).toBe(400);
     expect(await kept.json()).toMatchObject({ id: null });

@@ -14,7 +14,10 @@ const shared = {
   'io.modelcontextprotocol/related-task': { taskId: 't-1' },
   ui: { resourceUri: 'ui://x/app.html' },
 };
-const coffer = { clientCapabilities: { sampling: {} }, clientInfo: { name: 'coffer', version: '9' } };
+const coffer = {
+  clientCapabilities: { sampling: {} },
+  clientInfo: { name: 'coffer', version: '9' },
+};
 
 describe('withoutEnvelope (a 2026-07-28 request forwarded to a 2025 upstream)', () => {
   it('removes the envelope keys and keeps every other _meta key', () => {
