@@ -11,11 +11,23 @@
  * - an HTTP 400 whose body is a JSON-RPC error answering the request just posted (the
  *   -32022 a 2026-07-28-only server gives a 2025 `initialize`, a -32020) is handed to the
  *   transport as that request's answer: the SDK v1 transport would throw it away as an
- *   HTTP failure, and era negotiation needs to read it.
+ *   HTTP failure, and era negotiation needs to read it;
+ * - a `notifications/cancelled` for a 2026-07-28 request still open closes that
+ *   request's POST instead of being posted (src/upstream/stream-cancellation.ts).
+ *
+ * One per transport: the open requests it can cancel are that connection's.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { asJsonRpcMessage, isObject, isRequest, type JsonRpcRequest } from './jsonrpc-envelope.js';
+import {
+  asJsonRpcMessage,
+  isNotification,
+  isObject,
+  isRequest,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './jsonrpc-envelope.js';
 import { PROTOCOL_VERSION_KEY } from './protocol-era.js';
+import { StreamCancellation } from './stream-cancellation.js';
 
 /** The body field `Mcp-Name` mirrors, per method (the 2026-07-28 transport's table). */
 const NAME_SOURCE: Readonly<Record<string, string>> = {
@@ -31,11 +43,25 @@ const BASE64_PREFIX = '=?base64?';
 const BASE64_SUFFIX = '?=';
 
 export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
+  const cancellation = new StreamCancellation();
   return async (url, init) => {
-    const posted = postedRequest(init);
-    if (posted === undefined) return base(url, init);
-    const response = await base(url, withModernHeaders(init, posted));
-    return response.status === 400 ? answeredInBand(response, posted) : response;
+    const posted = postedMessage(init);
+    if (posted !== undefined && isNotification(posted)) {
+      const cancelled = posted.method === 'notifications/cancelled';
+      if (cancelled && cancellation.cancel(posted.params?.['requestId']))
+        return new Response(null, { status: 202 });
+    }
+    if (posted === undefined || !isRequest(posted)) return base(url, init);
+    const headers = modernHeaders(posted);
+    if (Object.keys(headers).length === 0) return inBand(await base(url, init), posted);
+    const signal = cancellation.track(posted.id, init?.signal);
+    try {
+      const response = await base(url, { ...init, headers: merged(init, headers), signal });
+      return cancellation.settle(posted.id, await inBand(response, posted));
+    } catch (error) {
+      cancellation.forget(posted.id);
+      throw error;
+    }
   };
 }
 
@@ -67,8 +93,8 @@ export function headerValue(value: string): string {
   return `${BASE64_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${BASE64_SUFFIX}`;
 }
 
-/** The JSON-RPC request a POST carries (a batch or a notification is left alone). */
-function postedRequest(init: RequestInit | undefined): JsonRpcRequest | undefined {
+/** The JSON-RPC message a POST carries (a batch is left alone). */
+function postedMessage(init: RequestInit | undefined): JsonRpcMessage | undefined {
   if (init?.method !== 'POST' || typeof init.body !== 'string') return undefined;
   let value: unknown;
   try {
@@ -76,20 +102,18 @@ function postedRequest(init: RequestInit | undefined): JsonRpcRequest | undefine
   } catch {
     return undefined;
   }
-  const message = asJsonRpcMessage(value);
-  return message !== undefined && isRequest(message) ? message : undefined;
+  return asJsonRpcMessage(value);
 }
 
-function withModernHeaders(init: RequestInit | undefined, request: JsonRpcRequest): RequestInit {
-  const added = modernHeaders(request);
-  if (Object.keys(added).length === 0) return init ?? {};
+function merged(init: RequestInit | undefined, added: Record<string, string>): Headers {
   const headers = new Headers(init?.headers);
   for (const [name, value] of Object.entries(added)) headers.set(name, value);
-  return { ...init, headers };
+  return headers;
 }
 
-/** The 400 as a 200 JSON answer when its body answers the posted request, else unchanged. */
-async function answeredInBand(response: Response, request: JsonRpcRequest): Promise<Response> {
+/** A 400 as a 200 JSON answer when its body answers the posted request, else unchanged. */
+async function inBand(response: Response, request: JsonRpcRequest): Promise<Response> {
+  if (response.status !== 400) return response;
   const text = await response.text();
   if (answers(text, request)) {
     return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });

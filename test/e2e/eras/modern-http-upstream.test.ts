@@ -95,6 +95,24 @@ describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy
     }
   });
 
+  it('cancels a call by closing its POST, and the shared connection stays up', async () => {
+    const client = await daemon.client({ name: 'cancelling' });
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'remote__wait', arguments: {} }, undefined, {
+      signal: abort.signal,
+    });
+    const settled = call.then(
+      () => 'answered',
+      () => 'rejected',
+    );
+    await eventually(() => expect(upstream.log()).toContain('wait started'));
+    abort.abort();
+    expect(await settled).toBe('rejected');
+    await eventually(() => expect(upstream.log()).toContain('wait cancelled'));
+    const after = await client.callTool({ name: 'remote__echo', arguments: { text: 'on' } });
+    expect(after.content).toEqual([{ type: 'text', text: 'echo: on' }]);
+  });
+
   it('shares one connection across sessions: one initialize probe, one listen stream', () => {
     const posts = (method: string) =>
       upstream
