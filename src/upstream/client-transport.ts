@@ -4,6 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
+import { modernHttpFetch } from './modern-http-fetch.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
 export interface TransportOptions {
@@ -37,7 +38,12 @@ export function createClientTransport(
       ...auth,
     });
   }
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
+  // Coffer's fetch adds what the 2026-07-28 HTTP transport needs (src/upstream/modern-http-fetch.ts).
+  return new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    fetch: modernHttpFetch(),
+    ...auth,
+  });
 }
 
 function stdioTransport(definition: ServerDefinition, options: TransportOptions): Transport {

@@ -21,7 +21,7 @@ import { PeerRequests } from './peer-requests.js';
 import { PendingRequests } from '../domain/pending-requests.js';
 import { progressTokenOf, RequestDeadline, timeoutError } from './request-deadline.js';
 import { listenForListChanges, SUBSCRIPTION_ACKNOWLEDGED, untagged } from './list-subscription.js';
-import { hasEnvelope, withEnvelope, type ProtocolEra } from './protocol-era.js';
+import { paramsForEra, withEnvelope, type ProtocolEra } from './protocol-era.js';
 import { fromSdkError, isBrokenStream } from './rpc-error.js';
 
 export interface JsonRpcConnectionOptions {
@@ -188,10 +188,8 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
       });
     }
     // Everything is in place before sending: a transport may deliver the answer at once.
-    const sent =
-      this.negotiatedEra === 'modern' && !hasEnvelope(params)
-        ? withEnvelope(params, this.options)
-        : params;
+    // A shared modern connection's lease stamped its session's envelope already.
+    const sent = paramsForEra(this.negotiatedEra, params, this.options);
     const opened = this.exchange(method, sent, () => {
       deadline.clear();
       options.signal?.removeEventListener('abort', onAbort);

@@ -15,6 +15,7 @@ export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
@@ -44,7 +45,43 @@ export function withEnvelope(
 }
 
 /** True when the params already carry an envelope (a shared connection's lease stamped it). */
-export function hasEnvelope(params: JsonObject | undefined): boolean {
+function hasEnvelope(params: JsonObject | undefined): boolean {
   const meta = params?.['_meta'];
   return isObject(meta) && PROTOCOL_VERSION_KEY in meta;
+}
+
+/**
+ * The request `_meta` keys that make up a 2026-07-28 envelope. Only these: other
+ * reserved keys (related-task, ui, a progress token) mean the same in both eras.
+ */
+const ENVELOPE_KEYS: readonly string[] = [
+  PROTOCOL_VERSION_KEY,
+  CLIENT_CAPABILITIES_KEY,
+  CLIENT_INFO_KEY,
+  LOG_LEVEL_KEY,
+];
+
+/**
+ * `params` as a 2025 upstream should see them: a 2026-07-28 client's envelope keys (its
+ * capabilities and identity) removed, every other `_meta` key kept, and a `_meta` left
+ * empty dropped. Params without envelope keys are returned as they are.
+ */
+export function withoutEnvelope(params: JsonObject | undefined): JsonObject | undefined {
+  const meta = params?.['_meta'];
+  if (!isObject(meta) || !ENVELOPE_KEYS.some((key) => key in meta)) return params;
+  const kept = Object.entries(meta).filter(([key]) => !ENVELOPE_KEYS.includes(key));
+  const rest = Object.entries(params ?? {}).filter(([key]) => key !== '_meta');
+  return kept.length === 0
+    ? Object.fromEntries(rest)
+    : { ...Object.fromEntries(rest), _meta: Object.fromEntries(kept) };
+}
+
+/** `params` for an upstream of this era: stamped for a modern one, unstamped for a 2025 one. */
+export function paramsForEra(
+  era: ProtocolEra,
+  params: JsonObject | undefined,
+  envelope: RequestEnvelope,
+): JsonObject | undefined {
+  if (era === 'legacy') return withoutEnvelope(params);
+  return hasEnvelope(params) ? params : withEnvelope(params, envelope);
 }

@@ -125,7 +125,7 @@ export function waitForExit(child: ChildProcess): Promise<ProcessExit> {
   });
 }
 
-async function stopProcess(
+export async function stopProcess(
   child: ChildProcess,
   exited: Promise<ProcessExit>,
   log: () => string,

@@ -1,0 +1,134 @@
+/**
+ * What the 2026-07-28 Streamable HTTP transport asks of a client beyond 2025's, added
+ * under the SDK v1 client transport as its `fetch` (the transport, its OAuth, session
+ * and error handling stay the SDK's):
+ *
+ * - a POSTed request whose `_meta` envelope names a protocol version carries the
+ *   headers the server checks against the body (-32020 when they disagree):
+ *   `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for the methods that name a
+ *   target (`tools/call`, `prompts/get`: the name; `resources/read`: the uri; `tasks/*`:
+ *   the task id), a value that is no plain header text sent as `=?base64?…?=`;
+ * - an HTTP 400 whose body is a JSON-RPC error answering the request just posted (the
+ *   -32022 a 2026-07-28-only server gives a 2025 `initialize`, a -32020) is handed to the
+ *   transport as that request's answer: the SDK v1 transport would throw it away as an
+ *   HTTP failure, and era negotiation needs to read it;
+ * - a `notifications/cancelled` for a 2026-07-28 request still open closes that
+ *   request's POST instead of being posted (src/upstream/stream-cancellation.ts).
+ *
+ * One per transport: the open requests it can cancel are that connection's.
+ */
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  asJsonRpcMessage,
+  isNotification,
+  isObject,
+  isRequest,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './jsonrpc-envelope.js';
+import { PROTOCOL_VERSION_KEY } from './protocol-era.js';
+import { StreamCancellation } from './stream-cancellation.js';
+
+/** The body field `Mcp-Name` mirrors, per method (the 2026-07-28 transport's table). */
+const NAME_SOURCE: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+const BASE64_PREFIX = '=?base64?';
+const BASE64_SUFFIX = '?=';
+
+export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
+  const cancellation = new StreamCancellation();
+  return async (url, init) => {
+    const posted = postedMessage(init);
+    if (posted !== undefined && isNotification(posted)) {
+      const cancelled = posted.method === 'notifications/cancelled';
+      if (cancelled && cancellation.cancel(posted.params?.['requestId']))
+        return new Response(null, { status: 202 });
+    }
+    if (posted === undefined || !isRequest(posted)) return base(url, init);
+    const headers = modernHeaders(posted);
+    if (Object.keys(headers).length === 0) return inBand(await base(url, init), posted);
+    const signal = cancellation.track(posted.id, init?.signal);
+    try {
+      const response = await base(url, { ...init, headers: merged(init, headers), signal });
+      return cancellation.settle(posted.id, await inBand(response, posted));
+    } catch (error) {
+      cancellation.forget(posted.id);
+      throw error;
+    }
+  };
+}
+
+/** The headers a 2026-07-28 request carries; none for a message without an envelope claim. */
+export function modernHeaders(request: JsonRpcRequest): Record<string, string> {
+  const meta = request.params?.['_meta'];
+  const version = isObject(meta) ? meta[PROTOCOL_VERSION_KEY] : undefined;
+  if (typeof version !== 'string') return {};
+  const headers: Record<string, string> = {
+    'mcp-protocol-version': version,
+    'mcp-method': request.method,
+  };
+  const field = Object.hasOwn(NAME_SOURCE, request.method)
+    ? NAME_SOURCE[request.method]
+    : undefined;
+  const name = field === undefined ? undefined : request.params?.[field];
+  if (typeof name === 'string') headers['mcp-name'] = headerValue(name);
+  return headers;
+}
+
+/** A value as header text: as is when it is plain visible ASCII, else base64 of its UTF-8. */
+export function headerValue(value: string): string {
+  const plain =
+    value.length > 0 &&
+    value === value.trim() &&
+    !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX)) &&
+    /^[\x20-\x7e\t]*$/.test(value);
+  if (plain) return value;
+  return `${BASE64_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${BASE64_SUFFIX}`;
+}
+
+/** The JSON-RPC message a POST carries (a batch is left alone). */
+function postedMessage(init: RequestInit | undefined): JsonRpcMessage | undefined {
+  if (init?.method !== 'POST' || typeof init.body !== 'string') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(init.body);
+  } catch {
+    return undefined;
+  }
+  return asJsonRpcMessage(value);
+}
+
+function merged(init: RequestInit | undefined, added: Record<string, string>): Headers {
+  const headers = new Headers(init?.headers);
+  for (const [name, value] of Object.entries(added)) headers.set(name, value);
+  return headers;
+}
+
+/** A 400 as a 200 JSON answer when its body answers the posted request, else unchanged. */
+async function inBand(response: Response, request: JsonRpcRequest): Promise<Response> {
+  if (response.status !== 400) return response;
+  const text = await response.text();
+  if (answers(text, request)) {
+    return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+  }
+  const { status, statusText, headers } = response;
+  return new Response(text, { status, statusText, headers });
+}
+
+function answers(text: string, request: JsonRpcRequest): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const message = asJsonRpcMessage(value);
+  return message !== undefined && 'error' in message && message.id === request.id;
+}

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { eventually } from '../../support/eventually.js';
+import { stopProcess, waitForExit, waitForPort } from '../../support/fixture-process.js';
+import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { ShimClient } from '../../integration/shim/support/shim-client.js';
+
+/**
+ * A remote server built with the official SDK v2 that speaks only MCP 2026-07-28 over
+ * Streamable HTTP (`createMcpHandler(factory, { legacy: 'reject' })`), registered in
+ * Coffer by URL: Coffer's 2025 initialize gets HTTP 400 with -32022, Coffer turns modern,
+ * and every request carries the envelope and the headers the server checks (-32020).
+ */
+const fixture = join(repoRoot, 'test/fixtures/modern-http-server.mjs');
+
+async function startModernHttp() {
+  const child = spawn(process.execPath, [fixture], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (log += chunk));
+  const exited = waitForExit(child);
+  const port = await waitForPort(child, () => log, 60_000);
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    log: () => log,
+    close: () => stopProcess(child, exited, () => log),
+  };
+}
+
+describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy rejected)', () => {
+  let daemon: RunningDaemon;
+  let upstream: Awaited<ReturnType<typeof startModernHttp>>;
+
+  beforeAll(async () => {
+    upstream = await startModernHttp();
+    daemon = await startDaemon();
+    const added = await daemon.api('POST', '/servers', {
+      name: 'remote',
+      transport: 'http',
+      url: upstream.url,
+    });
+    expect(added.status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+    await upstream?.close();
+  });
+
+  it('lists and calls its tools for a 2025 client on /mcp', async () => {
+    const client = await daemon.client();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['remote__echo', 'remote__add_tool']),
+    );
+    const result = await client.callTool({ name: 'remote__echo', arguments: { text: 'hi' } });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'echo: hi' }] });
+  });
+
+  it('shows 2026-07-28 as the protocol revision it speaks', async () => {
+    const client = await daemon.client({ name: 'versions' });
+    await client.listTools();
+    const shown = await daemon.api('GET', '/servers/remote');
+    expect(shown.body.server.status.protocol_version).toBe('2026-07-28');
+  });
+
+  it("invalidates every session's tool list when the upstream's list changes", async () => {
+    const watcher = await daemon.client({ name: 'watcher' });
+    const changer = await daemon.client({ name: 'changer' });
+    await watcher.listTools();
+    let changes = 0;
+    watcher.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changes += 1));
+    await changer.callTool({ name: 'remote__add_tool', arguments: {} });
+    await eventually(() => expect(changes).toBeGreaterThan(0));
+    const { tools } = await watcher.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('remote__extra_1');
+  });
+
+  it('lists and calls through the shim for a 2025 stdio client', async () => {
+    const shim = ShimClient.spawn(daemon.env);
+    try {
+      await shim.initialize();
+      const list = await shim.request('tools/list', {});
+      const names = (list['result'].tools as { name: string }[]).map((tool) => tool.name);
+      expect(names).toContain('remote__echo');
+      const call = await shim.request('tools/call', {
+        name: 'remote__echo',
+        arguments: { text: 'shim' },
+      });
+      expect(call['result']).toEqual({ content: [{ type: 'text', text: 'echo: shim' }] });
+    } finally {
+      expect(await shim.close()).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('cancels a call by closing its POST, and the shared connection stays up', async () => {
+    const client = await daemon.client({ name: 'cancelling' });
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'remote__wait', arguments: {} }, undefined, {
+      signal: abort.signal,
+    });
+    const settled = call.then(
+      () => 'answered',
+      () => 'rejected',
+    );
+    await eventually(() => expect(upstream.log()).toContain('wait started'));
+    abort.abort();
+    expect(await settled).toBe('rejected');
+    await eventually(() => expect(upstream.log()).toContain('wait cancelled'));
+    const after = await client.callTool({ name: 'remote__echo', arguments: { text: 'on' } });
+    expect(after.content).toEqual([{ type: 'text', text: 'echo: on' }]);
+  });
+
+  it('shares one connection across sessions: one initialize probe, one listen stream', () => {
+    const posts = (method: string) =>
+      upstream
+        .log()
+        .split('\n')
+        .filter((line) => line === `POST ${method}`).length;
+    expect(posts('tools/list')).toBeGreaterThanOrEqual(3);
+    // The 2025 initialize (no Mcp-Method) was tried once; the era is remembered.
+    expect(posts('-')).toBe(1);
+    expect(posts('server/discover')).toBe(1);
+    expect(posts('subscriptions/listen')).toBe(1);
+  });
+
+  it('was never sent a request without the headers its body names', () => {
+    expect(upstream.log()).not.toMatch(/Rejected inbound request/);
+  });
+});
