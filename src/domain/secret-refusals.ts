@@ -38,3 +38,23 @@ export function refuseCredentials(
     },
   );
 }
+
+/**
+ * What the guard did to one call, as the activity log records it (the `guard` column,
+ * comma-separated when a call has more than one).
+ */
+export const guardEvents = [
+  'secret_blocked',
+  'credential_flagged',
+  'credential_blocked',
+  'redacted',
+] as const;
+
+export type GuardEvent = (typeof guardEvents)[number];
+
+/** The event a guard refusal stands for, from its error code; undefined for other errors. */
+export function guardEventOf(code: string): GuardEvent | undefined {
+  if (code === 'SECRET_BLOCKED') return 'secret_blocked';
+  if (code === 'CREDENTIAL_BLOCKED') return 'credential_blocked';
+  return undefined;
+}

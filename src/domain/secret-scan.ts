@@ -1,7 +1,8 @@
 /**
  * Finds the secrets Coffer stores inside call arguments and results (issue 20.3), in
  * the forms an exfiltrating tool would use: exact, base64 (at any byte alignment, so a
- * secret inside a longer encoded blob is still found), base64url, URL-encoding and hex.
+ * secret inside a longer encoded blob is still found), base64url, URL-encoding and hex,
+ * each also as it reads inside JSON text.
  * The matcher is built once per change of the stored secrets, not per call; it reports
  * secrets by NAME only and never returns their values.
  */
@@ -87,7 +88,8 @@ const emptyMatcher: SecretMatcher = {
 /** Every text form of `value` the guard looks for. */
 export function encodedForms(value: string): Set<string> {
   const bytes = Buffer.from(value, 'utf8');
-  const forms = new Set<string>([value]);
+  // In JSON text (what the guard scans) a quote, backslash or control character is escaped.
+  const forms = new Set<string>([value, JSON.stringify(value).slice(1, -1)]);
   for (const form of base64Forms(bytes)) {
     forms.add(form);
     forms.add(form.replaceAll('+', '-').replaceAll('/', '_'));
