@@ -221,6 +221,12 @@ describe('web UI in Chromium', () => {
     await expect.poll(() => page.getByLabel('Secrets 1 name').inputValue()).toBe('API_TOKEN');
     expect(await page.getByLabel('Secrets 1 value').inputValue()).toBe('');
     expect(await page.content()).not.toContain(secret);
+    // The Activity page marks the call whose answer the secret guard redacted.
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await page.getByLabel('Kind').selectOption('calls');
+    await page.locator('.guard-badge[data-guard="redacted"]').first().waitFor();
+    expect(await page.locator('.guard-badge').first().textContent()).toBe('Secret redacted');
+    expect(await page.content()).not.toContain(secret);
   });
 
   it('stays usable at a narrow width', async () => {
