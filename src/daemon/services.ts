@@ -161,6 +161,7 @@ export const createServices: CreateServices = async ({
     activity: recorder,
     clock,
     pins,
+    secretGuard: guard,
   });
   pinChanged = (server) => {
     gateway.capabilitiesChanged(server);

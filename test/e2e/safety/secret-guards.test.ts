@@ -122,6 +122,28 @@ describe('secret guards (issue 20.3): two servers, each owning a stored secret',
     expect(wrong.stderr).toContain('--guard must be one of');
   });
 
+  it('guards the UI\'s "Try a tool" (REST) the same way: refused across, redacted back', async () => {
+    const across = await daemon.api('POST', '/servers/beta/call', {
+      tool: 'echo',
+      arguments: { message: ALPHA },
+    });
+    expect(across.body).toMatchObject({
+      outcome: 'error',
+      error: { code: 'SECRET_BLOCKED' },
+      activity: { guard: 'secret_blocked' },
+    });
+    const own = await daemon.api('POST', '/servers/alpha/call', {
+      tool: 'env',
+      arguments: { name: 'ALPHA_KEY' },
+    });
+    expect(own.body).toMatchObject({
+      outcome: 'ok',
+      result: { content: [{ type: 'text', text: MARKER }] },
+      activity: { guard: 'redacted' },
+    });
+    expect(JSON.stringify([across.body, own.body])).not.toContain(ALPHA);
+  });
+
   it('guards calls through coffer shim too', async () => {
     const shim = ShimClient.spawn(daemon.env);
     try {
