@@ -28,7 +28,7 @@ async function refusal(request: Promise<unknown>) {
 }
 
 const echoText = (result: unknown): string =>
-  ((result as { content: { text: string }[] }).content[0]?.text ?? '') as string;
+  (result as { content: { text: string }[] }).content[0]?.text ?? '';
 
 async function activityRows(daemon: RunningDaemon, query: string) {
   const answer = await daemon.api('GET', `/activity?${query}`);
