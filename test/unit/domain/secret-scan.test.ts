@@ -74,6 +74,15 @@ describe('buildSecretMatcher', () => {
     expect(dotted.find('a.b.c.d.e.f')).toHaveLength(1);
   });
 
+  it('finds a secret with quotes, backslashes or newlines inside JSON text, where they are escaped', () => {
+    const value = 'pa"ss\\word\n42';
+    const quoted = buildSecretMatcher([{ name: 'QUOTED', value, owners: [] }]);
+    expect(quoted.find(JSON.stringify({ arguments: { q: `x${value}y` } }))).toEqual([
+      { name: 'QUOTED', owners: [] },
+    ]);
+    expect(quoted.find(value)).toHaveLength(1);
+  });
+
   it('finds any secret in any of its forms inside arbitrary text', () => {
     fc.assert(
       fc.property(
