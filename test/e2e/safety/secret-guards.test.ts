@@ -1,3 +1,4 @@
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShimClient } from '../../integration/shim/support/shim-client.js';
@@ -142,6 +143,28 @@ describe('secret guards (issue 20.3): two servers, each owning a stored secret',
       activity: { guard: 'redacted' },
     });
     expect(JSON.stringify([across.body, own.body])).not.toContain(ALPHA);
+  });
+
+  it('guards a 2026-07-28 client (no session) the same way', async () => {
+    const modern = new ClientV2(
+      { name: 'guard-modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await modern.connect(
+      new StreamableHTTPClientTransport(new URL(`${daemon.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
+      }),
+    );
+    try {
+      const refused = await refusal(
+        modern.callTool({ name: 'beta__echo', arguments: { message: ALPHA } }),
+      );
+      expect(refused.data).toMatchObject({ coffer_code: 'SECRET_BLOCKED' });
+      const echoed = await modern.callTool({ name: 'alpha__echo', arguments: { message: ALPHA } });
+      expect(echoText(echoed)).toBe(JSON.stringify({ message: MARKER }));
+    } finally {
+      await modern.close();
+    }
   });
 
   it('guards calls through coffer shim too', async () => {
