@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { CofferError } from '../domain/errors.js';
 import type { ActivityQuery, ActivityRepository } from '../domain/ports.js';
+import { guardEvents } from '../domain/secret-refusals.js';
 import { parseSince } from '../domain/time-window.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput } from './parse-request.js';
@@ -21,6 +22,7 @@ const activityQuerySchema = z
     server: z.string().min(1, 'server must not be empty').optional(),
     since: z.string().optional(),
     outcome: z.enum(['ok', 'error']).optional(),
+    guard: z.enum(['any', ...guardEvents]).optional(),
     limit: whole('limit', MAX_ACTIVITY_LIMIT).optional(),
     before_id: whole('before_id', Number.MAX_SAFE_INTEGER).optional(),
   })
@@ -28,7 +30,8 @@ const activityQuerySchema = z
 
 /**
  * GET /activity: what agents called and what was changed, newest first. Filters:
- * `server`, `since` (`30m`, `1h`, `2d` or ISO time), `outcome` (ok|error); paging:
+ * `server`, `since` (`30m`, `1h`, `2d` or ISO time), `outcome` (ok|error), `guard`
+ * (`any` or one secret-guard event: the calls the guard refused, flagged or redacted); paging:
  * `limit` (default 100, at most 1000) and `before_id` (the `next_before_id` of the
  * previous page, null on the last one).
  */
@@ -50,6 +53,7 @@ export function activityRoutes(services: ApiServices): Hono {
         ? {}
         : { since: parseSince(input.since, services.clock.now()) }),
       ...(input.outcome === undefined ? {} : { outcome: input.outcome }),
+      ...(input.guard === undefined ? {} : { guard: input.guard }),
       ...(input.before_id === undefined ? {} : { before_id: input.before_id }),
     };
     const rows = await repository().query(query);

@@ -27,6 +27,8 @@ export const errorStatus: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
   TASK_NOT_FOUND: 404,
   TOOL_DISABLED: 409,
   TOOL_DENIED: 409,
+  SECRET_BLOCKED: 409,
+  CREDENTIAL_BLOCKED: 409,
   APPROVAL_REQUIRED: 409,
   CALL_DECLINED: 409,
   TOOL_CHANGED: 409,

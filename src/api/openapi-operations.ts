@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { guardEvents } from '../domain/secret-refusals.js';
 import {
   createServerSchema,
   patchServerSchema,
@@ -40,6 +41,12 @@ const activityQuery: readonly Parameter[] = [
   { name: 'server', description: 'only this server', schema: str },
   { name: 'since', description: '`30m`, `1h`, `2d` or an ISO time', schema: str },
   { name: 'outcome', description: 'ok or error', schema: { enum: ['ok', 'error'] } },
+  {
+    name: 'guard',
+    description:
+      "only calls the secret guard acted on (each row's `guard`: comma-separated events): `any` or one event",
+    schema: { enum: ['any', ...guardEvents] },
+  },
   { name: 'limit', description: 'rows per page (default 100, at most 1000)', schema: whole },
   { name: 'before_id', description: '`next_before_id` of the previous page', schema: whole },
 ];

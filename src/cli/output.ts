@@ -15,7 +15,7 @@ export interface OutputStream {
  * | 1    | generic / internal failure                | INTERNAL, STORE_FAILURE                              |
  * | 2    | bad input or usage                        | INVALID_INPUT, INVALID_SERVER_NAME, PAYLOAD_TOO_LARGE, command-line usage errors |
  * | 3    | not found                                 | SERVER_NOT_FOUND, CAPABILITY_NOT_FOUND, TASK_NOT_FOUND, NOT_FOUND, SECRET_NOT_FOUND |
- * | 4    | conflict with the current state           | SERVER_EXISTS, DAEMON_ALREADY_RUNNING, SERVER_DISABLED, TOOL_DISABLED, PROMPT_DISABLED, RESOURCE_DISABLED, TOOL_DENIED, APPROVAL_REQUIRED, CALL_DECLINED, TOOL_CHANGED |
+ * | 4    | conflict with the current state           | SERVER_EXISTS, DAEMON_ALREADY_RUNNING, SERVER_DISABLED, TOOL_DISABLED, PROMPT_DISABLED, RESOURCE_DISABLED, TOOL_DENIED, APPROVAL_REQUIRED, CALL_DECLINED, TOOL_CHANGED, SECRET_BLOCKED, CREDENTIAL_BLOCKED |
  * | 5    | daemon or upstream unavailable            | DAEMON_UNAVAILABLE, PORT_RANGE_EXHAUSTED, UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_SESSION_EXPIRED, PROCESS_LIMIT_REACHED |
  * | 6    | not authorised                            | UNAUTHORIZED, FORBIDDEN, AUTH_REQUIRED               |
  */
@@ -48,6 +48,8 @@ export const exitCodeByErrorCode: Readonly<Record<ErrorCode, ExitCode>> = {
   SERVER_DISABLED: ExitCode.CONFLICT,
   TOOL_DISABLED: ExitCode.CONFLICT,
   TOOL_DENIED: ExitCode.CONFLICT,
+  SECRET_BLOCKED: ExitCode.CONFLICT,
+  CREDENTIAL_BLOCKED: ExitCode.CONFLICT,
   APPROVAL_REQUIRED: ExitCode.CONFLICT,
   CALL_DECLINED: ExitCode.CONFLICT,
   TOOL_CHANGED: ExitCode.CONFLICT,

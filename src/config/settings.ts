@@ -32,6 +32,8 @@ export interface DaemonSettings {
   readonly resultBudgetTokens: number | undefined;
   /** How long a cut result stays readable. */
   readonly resultTtlMs: number;
+  /** Refuse calls whose arguments look like credentials (CREDENTIAL_BLOCKED), not only flag them. */
+  readonly blockCredentials: boolean;
 }
 
 const variables = {
@@ -70,7 +72,16 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
       ? parseResultBudget(env['COFFER_RESULT_BUDGET_TOKENS'], 'COFFER_RESULT_BUDGET_TOKENS')
       : DEFAULT_RESULT_BUDGET_TOKENS,
     resultTtlMs: positive(env, ...variables.resultTtlMs),
+    blockCredentials: onOff(env, 'COFFER_BLOCK_CREDENTIALS'),
   };
+}
+
+/** An opt-in switch: `1`/`on`/`true` or `0`/`off`/`false`; unset is off. */
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean {
+  const text = (env[name] ?? '').trim().toLowerCase();
+  if (text === '' || text === '0' || text === 'off' || text === 'false') return false;
+  if (text === '1' || text === 'on' || text === 'true') return true;
+  throw new CofferError('INVALID_INPUT', `${name} must be 1 (on) or 0 (off), not "${env[name]}"`);
 }
 
 function httpsUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {

@@ -200,6 +200,7 @@ export class ActivityWriter implements ActivitySink {
       duration_ms: entry.duration_ms,
       outcome: entry.outcome,
       error_code: entry.error_code,
+      ...(entry.guard == null ? {} : { guard: entry.guard }),
     };
     const target = [entry.server, entry.capability_key].filter((part) => part !== null).join(' ');
     const outcome = entry.outcome === 'ok' ? 'ok' : `error ${entry.error_code ?? ''}`.trim();

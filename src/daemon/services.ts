@@ -33,6 +33,7 @@ import { EventBus } from './event-bus.js';
 import { handleOAuthCallback } from './oauth-callback.js';
 import { createOAuthServices } from './oauth-services.js';
 import { createDoctor } from './doctor.js';
+import { secretGuarding } from './secret-guarding.js';
 import { portRangeFromEnv } from './port-range.js';
 
 /**
@@ -69,7 +70,12 @@ export const createServices: CreateServices = async ({
   };
   // One backend choice (keychain or file) for secrets and OAuth credentials alike.
   const credentials = backendSelector({ paths, logger });
-  const secrets = secretStoreOn(credentials);
+  const registry = new RegistrySnapshot(repositories.servers);
+  const { guard, secrets } = secretGuarding(
+    secretStoreOn(credentials),
+    () => registry.all(),
+    settings.blockCredentials,
+  );
   const states = new ServerStates(clock, (server, status) =>
     events.emit({ type: 'server.state', server, status }),
   );
@@ -104,7 +110,6 @@ export const createServices: CreateServices = async ({
     searchPath: (command) => searchPath.forCommand(command),
   });
 
-  const registry = new RegistrySnapshot(repositories.servers);
   await registry.all();
   const processSlots = new ProcessSlots(settings.maxProcessesPerServer);
 
@@ -122,6 +127,7 @@ export const createServices: CreateServices = async ({
     preferences: repositories.preferences,
     policies: repositories.policies,
     pins,
+    secretGuard: guard,
     activity: recorder,
     states,
     clock,
@@ -155,6 +161,7 @@ export const createServices: CreateServices = async ({
     activity: recorder,
     clock,
     pins,
+    secretGuard: guard,
   });
   pinChanged = (server) => {
     gateway.capabilitiesChanged(server);
@@ -175,6 +182,7 @@ export const createServices: CreateServices = async ({
     capabilitiesChanged: (server) => gateway.capabilitiesChanged(server),
     serversChanged: () => {
       registry.invalidate();
+      guard.invalidate();
       gateway.serversChanged();
     },
   };
@@ -236,6 +244,7 @@ export const createServices: CreateServices = async ({
       // null: results are never cut (COFFER_RESULT_BUDGET_TOKENS=off).
       result_budget_tokens: settings.resultBudgetTokens ?? null,
       result_ttl_ms: settings.resultTtlMs,
+      block_credentials: settings.blockCredentials,
       servers: registry.latest().map((server) => ({
         name: server.name,
         enabled: server.enabled,

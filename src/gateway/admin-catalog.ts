@@ -23,6 +23,7 @@ import type {
 import { UpstreamRpcError } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { callToolAsAdmin } from './admin-tool-call.js';
+import type { SecretGuard } from './secret-guard.js';
 import { capabilityKinds } from './capability-kinds.js';
 import type { Gateway } from './gateway.js';
 import { loadList, withinListDeadline, type LoadedList } from './list-loader.js';
@@ -46,6 +47,8 @@ export interface AdminCatalogDeps {
   readonly clock: Clock;
   /** The pin check of tool lists, as the sessions have it (issue 20). */
   readonly pins?: ToolPins;
+  /** The secret guard, for the UI's "Try a tool" (issue 20.3). */
+  readonly secretGuard?: SecretGuard;
 }
 
 /** The admin side has no client behind it: upstream requests to it are refused. */

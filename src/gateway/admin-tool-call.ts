@@ -2,22 +2,26 @@ import { disabledCode } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { ActivityEntry, ActivitySink, Clock, JsonObject, ToolRun } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
+import { guardEventOf, type GuardEvent } from '../domain/secret-refusals.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { toolChanged } from '../domain/tool-pin.js';
 import { currentTrace, traceparent } from '../observability/trace-context.js';
 import { capabilityKinds } from './capability-kinds.js';
 import { breaksConnection } from './connection-failures.js';
 import { loadList, type ListLoaderDeps } from './list-loader.js';
+import type { SecretGuard } from './secret-guard.js';
 
 /**
  * A tools/call made from the admin side (the UI's playground) the way a session makes
  * one: the server must be enabled, the tool listed and enabled (the call path is the
  * boundary), the call carries a traceparent, a broken connection is dropped, and the
- * call is recorded in the activity log like an agent's. It is never sent twice.
+ * call is recorded in the activity log like an agent's. It is never sent twice. The
+ * secret guard applies as to an agent's call: the page never shows a stored secret.
  */
 export interface AdminToolCallDeps extends ListLoaderDeps {
   readonly activity: ActivitySink;
   readonly clock: Clock;
+  readonly secretGuard?: SecretGuard;
 }
 
 async function checkCallable(deps: AdminToolCallDeps, server: ServerRecord, tool: string) {
@@ -65,12 +69,20 @@ export async function callToolAsAdmin(
   const trace = currentTrace();
   let result: JsonObject | undefined;
   let failure: { code: string; message: string } | undefined;
+  const events: GuardEvent[] = [];
   try {
     await checkCallable(deps, server, tool);
+    const params = { name: tool, arguments: args };
+    events.push(...((await deps.secretGuard?.checkOutgoing(server.name, params)) ?? []));
     const meta = trace === undefined ? {} : { _meta: { traceparent: traceparent(trace) } };
-    result = await send(deps, server, { name: tool, arguments: args, ...meta });
+    const answered = await send(deps, server, { ...params, ...meta });
+    const guarded = await deps.secretGuard?.redactResult(answered);
+    result = guarded?.result ?? answered;
+    events.push(...(guarded?.events ?? []));
   } catch (error) {
     failure = failureOf(error);
+    const refusal = guardEventOf(failure.code);
+    if (refusal !== undefined) events.push(refusal);
   }
   const now = deps.clock.now();
   const activity: ActivityEntry = {
@@ -86,6 +98,7 @@ export async function callToolAsAdmin(
     duration_ms: now.getTime() - started,
     outcome: failure === undefined ? 'ok' : 'error',
     error_code: failure?.code ?? null,
+    guard: events.length === 0 ? null : events.join(','),
   };
   deps.activity.record(activity);
   return failure === undefined

@@ -1,6 +1,7 @@
 import type { CapabilityType } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError, type ActivitySink, type Clock } from '../domain/ports.js';
+import { guardEventOf, type GuardEvent } from '../domain/secret-refusals.js';
 import { currentTrace } from '../observability/trace-context.js';
 
 /** Who is calling, for the activity log. */
@@ -22,6 +23,7 @@ const AUDITED = new Set(['tools/call', 'prompts/get', 'resources/read']);
  * The activity row of one call, get or read, refused ones included: a refused call names
  * the server it was meant for whenever the name says it (issue 21), so the activity page
  * answers "what did my agent try on this server". Lists and subscriptions are not rows.
+ * What the secret guard did (issue 20.3) goes in `guard`, never what it found.
  */
 export class CallAudit {
   constructor(
@@ -40,9 +42,13 @@ export class CallAudit {
     target: AuditTarget,
     started: number,
     error: unknown,
+    guarded: readonly GuardEvent[] = [],
   ): void {
     if (!AUDITED.has(method)) return;
     const now = this.clock.now();
+    const code = error === undefined ? null : errorCodeOf(error);
+    const refusal = code === null ? undefined : guardEventOf(code);
+    const events = refusal === undefined ? guarded : [...guarded, refusal];
     this.activity.record({
       at: now.toISOString(),
       trace_id: currentTrace()?.traceId ?? null,
@@ -53,7 +59,8 @@ export class CallAudit {
       action: method,
       duration_ms: now.getTime() - started,
       outcome: error === undefined ? 'ok' : 'error',
-      error_code: error === undefined ? null : errorCodeOf(error),
+      error_code: code,
+      guard: events.length === 0 ? null : events.join(','),
     });
   }
 }

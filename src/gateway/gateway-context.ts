@@ -11,6 +11,7 @@ import type { ToolsMode } from '../domain/tools-mode.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import type { ResultLimit } from './oversized-results.js';
 import type { ProcessSlots } from './process-slots.js';
+import type { SecretGuard } from './secret-guard.js';
 import type { ServerStates } from './server-states.js';
 import type { TaskRegistry } from './task-registry.js';
 import type { ToolPins } from './tool-pins.js';
@@ -24,6 +25,8 @@ export interface GatewayContext {
   readonly policies?: ToolPolicyRepository;
   /** The pin check of tool lists (issue 20); absent: no tool is pinned nor held back. */
   readonly pins?: ToolPins;
+  /** The secret guard of params and results (issue 20.3); absent: nothing is scanned. */
+  readonly secretGuard?: SecretGuard;
   readonly activity: ActivitySink;
   readonly states: ServerStates;
   readonly clock: Clock;

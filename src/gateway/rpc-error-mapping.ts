@@ -23,6 +23,9 @@ const jsonRpcCode: Partial<Record<CofferCode, number>> = {
   AUTH_REQUIRED: -32011,
   PROCESS_LIMIT_REACHED: -32012,
   TOOL_DENIED: ErrorCode.InvalidParams,
+  // Refused because of what the arguments hold, like a denied tool: the same code.
+  SECRET_BLOCKED: ErrorCode.InvalidParams,
+  CREDENTIAL_BLOCKED: ErrorCode.InvalidParams,
   APPROVAL_REQUIRED: -32013,
   CALL_DECLINED: -32014,
   TOOL_CHANGED: -32015,

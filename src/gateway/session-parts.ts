@@ -90,6 +90,7 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     context.policies === undefined ? undefined : new ApprovalGate(context.policies, hooks.client);
   const relay = new TargetRelay({
     ...(approval === undefined ? {} : { approval }),
+    ...(context.secretGuard === undefined ? {} : { guard: context.secretGuard }),
     routes: new CapabilityRoutes({
       catalog: listing,
       preferences: context.preferences,

@@ -1,12 +1,14 @@
 import type { CapabilityType } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/ports.js';
+import type { GuardEvent } from '../domain/secret-refusals.js';
 import { currentTrace, traceparent } from '../observability/trace-context.js';
 import type { ApprovalGate } from './approval-gate.js';
 import type { AuditTarget, CallAudit } from './call-audit.js';
 import type { CapabilityRoutes } from './capability-routes.js';
 import type { Namespace } from './namespace.js';
 import { exposeResultUris } from './result-uris.js';
+import type { GuardedResult, SecretGuard } from './secret-guard.js';
 import type { RoutedRequestOptions, UpstreamForward } from './upstream-forward.js';
 
 /** What a targeted method names, and in which param. */
@@ -22,13 +24,16 @@ export interface TargetRelayDeps {
   readonly namespace: Namespace;
   /** Approval before tools/call (issue 20); absent: every enabled tool runs. */
   readonly approval?: ApprovalGate;
+  /** The secret guard (issue 20.3); absent: params and results pass unscanned. */
+  readonly guard?: SecretGuard;
 }
 
 /**
  * The relay of a request aimed at one capability (tools/call, prompts/get,
  * resources/read, subscriptions, completion): find the owner, check the preference,
- * rename to the upstream's key, forward the params otherwise untouched, expose the URIs
- * in the result, and write the activity row, refused calls included.
+ * guard the params (no other server's secret leaves), ask approval, rename to the
+ * upstream's key, forward the params otherwise untouched, redact stored secrets and
+ * expose the URIs in the result, and write the activity row, refused calls included.
  */
 export class TargetRelay {
   constructor(private readonly deps: TargetRelayDeps) {}
@@ -44,9 +49,12 @@ export class TargetRelay {
       throw new CofferError('INVALID_INPUT', `${method} needs a string "${target.field}"`);
     const started = this.deps.audit.started();
     let audited: AuditTarget = { server: null, key: exposed };
+    let events: GuardEvent[] = [];
     try {
       const route = await this.deps.routes.route(target.type, exposed);
       audited = { server: route.server.name, key: route.key };
+      // Before approval: nobody is asked about a call that would be refused anyway.
+      events = (await this.deps.guard?.checkOutgoing(route.server.name, params)) ?? [];
       if (method === 'tools/call')
         await this.deps.approval?.check({
           server: route.server.name,
@@ -57,13 +65,18 @@ export class TargetRelay {
           ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
         });
       const renamed = withTraceparent({ ...params, [target.field]: route.key });
-      const result = await this.deps.upstream.forward(route.server, method, renamed, options);
-      this.deps.audit.record(method, target.type, audited, started, undefined);
+      const answered = await this.deps.upstream.forward(route.server, method, renamed, options);
+      const { result, events: redacted } = await this.redact(answered);
+      this.deps.audit.record(method, target.type, audited, started, undefined, [
+        ...events,
+        ...redacted,
+      ]);
       return method === 'resources/read'
         ? this.exposeContents(result, route.server.name)
         : exposeResultUris(result, route.server.name, this.deps.namespace);
     } catch (error) {
-      this.deps.audit.record(method, target.type, refusedAt(audited, error), started, error);
+      const at = refusedAt(audited, error);
+      this.deps.audit.record(method, target.type, at, started, error, events);
       throw error;
     }
   }
@@ -85,12 +98,18 @@ export class TargetRelay {
     const route = isPrompt
       ? await this.deps.routes.route('prompt', exposed)
       : await this.deps.routes.routeTemplate(exposed);
-    return this.deps.upstream.forward(
+    await this.deps.guard?.checkOutgoing(route.server.name, params);
+    const result = await this.deps.upstream.forward(
       route.server,
       'completion/complete',
       { ...params, ref: { ...refObject, [field]: route.key } },
       options,
     );
+    return (await this.redact(result)).result;
+  }
+
+  private async redact(result: JsonObject): Promise<GuardedResult> {
+    return (await this.deps.guard?.redactResult(result)) ?? { result, events: [] };
   }
 
   private exposeContents(result: JsonObject, server: string): JsonObject {

@@ -6,7 +6,7 @@ import { guarded } from './sqlite-errors.js';
 /** A page is never larger than this, whatever the caller asks: the UI pages backwards. */
 export const MAX_ACTIVITY_PAGE = 1000;
 export const DEFAULT_ACTIVITY_PAGE = 100;
-/** Rows per INSERT, well under SQLite's bound-parameter limit (12 per row). */
+/** Rows per INSERT, well under SQLite's bound-parameter limit (13 per row). */
 const CHUNK = 200;
 
 export interface ActivityRetention {
@@ -36,6 +36,7 @@ function toRow(entry: ActivityEntry): Insertable<ActivityTable> {
     duration_ms: entry.duration_ms,
     outcome: entry.outcome,
     error_code: entry.error_code,
+    guard: entry.guard ?? null,
   };
 }
 
@@ -54,6 +55,7 @@ function toEntry(row: ActivityRow): ActivityEntry & { id: number } {
     duration_ms: row.duration_ms,
     outcome: row.outcome,
     error_code: row.error_code,
+    guard: row.guard,
   };
 }
 
@@ -87,6 +89,9 @@ export class SqliteActivityRepository implements ActivityRepository {
       if (query.server !== undefined) select = select.where('server', '=', query.server);
       if (query.since !== undefined) select = select.where('at', '>=', query.since);
       if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome);
+      if (query.guard === 'any') select = select.where('guard', 'is not', null);
+      else if (query.guard !== undefined)
+        select = select.where(sql<string>`',' || guard || ','`, 'like', `%,${query.guard},%`);
       if (query.before_id !== undefined) select = select.where('id', '<', query.before_id);
       const rows = await select.orderBy('id', 'desc').limit(pageSize(query.limit)).execute();
       return rows.map(toEntry);

@@ -10,6 +10,7 @@ import { translateStoreError } from './sqlite-errors.js';
 import { initial } from './migrations/0001-initial.js';
 import { toolPolicies } from './migrations/0002-tool-policies.js';
 import { toolPins } from './migrations/0003-tool-pins.js';
+import { activityGuard } from './migrations/0004-activity-guard.js';
 
 /**
  * Migrations are listed here, not found by globbing a directory: the same code runs
@@ -20,6 +21,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
   '0002-tool-policies': toolPolicies,
   '0003-tool-pins': toolPins,
+  '0004-activity-guard': activityGuard,
 };
 
 const provider: MigrationProvider = {

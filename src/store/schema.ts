@@ -88,6 +88,8 @@ export interface ActivityTable {
   duration_ms: number | null;
   outcome: ActivityOutcome;
   error_code: string | null;
+  /** What the secret guard did (migration 0004), comma-separated. */
+  guard: string | null;
 }
 
 export interface UpstreamProcessesTable {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CofferError } from '../../domain/errors.js';
+import { guardEvents } from '../../domain/secret-refusals.js';
 import { parseSince } from '../../domain/time-window.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
@@ -11,6 +12,7 @@ interface ActivityFlags {
   server?: string;
   since?: string;
   outcome?: string;
+  guard?: string;
   limit?: string;
   json?: boolean;
   follow?: boolean;
@@ -46,6 +48,12 @@ function baseQuery(flags: ActivityFlags): URLSearchParams {
     if (flags.outcome !== 'ok' && flags.outcome !== 'error')
       throw new CofferError('INVALID_INPUT', '--outcome must be ok or error');
     query.set('outcome', flags.outcome);
+  }
+  if (flags.guard !== undefined) {
+    const allowed: readonly string[] = ['any', ...guardEvents];
+    if (!allowed.includes(flags.guard))
+      throw new CofferError('INVALID_INPUT', `--guard must be one of ${allowed.join(', ')}`);
+    query.set('guard', flags.guard);
   }
   return query;
 }
@@ -115,7 +123,7 @@ async function showActivity(context: CliContext, flags: ActivityFlags): Promise<
   if (flags.follow === true) await follow(context, api, query, page.activity[0]?.id ?? 0, json);
 }
 
-/** `coffer activity [--server S] [--since 1h] [--outcome ok|error] [--json] [--follow]`. */
+/** `coffer activity [--server S] [--since 1h] [--outcome ok|error] [--guard E] [--json] [--follow]`. */
 export function registerActivityCommand(program: Command, context: CliContext): void {
   program
     .command('activity')
@@ -123,6 +131,10 @@ export function registerActivityCommand(program: Command, context: CliContext): 
     .option('--server <name>', 'only this server')
     .option('--since <when>', 'only since then: 30m, 1h, 2d or an ISO time')
     .option('--outcome <ok|error>', 'only successes or only failures')
+    .option(
+      '--guard <event>',
+      'only calls the secret guard acted on: any, secret_blocked, credential_flagged, credential_blocked or redacted',
+    )
     .option('--limit <n>', 'at most this many entries (default 50, at most 1000)')
     .option('--json', 'print JSON (with --follow: one JSON object per line)')
     .option('--follow', 'keep printing new entries as they are recorded (Ctrl-C to stop)')

@@ -176,6 +176,11 @@ export function registerDaemonCommands(program: Command, context: CliContext): v
       if (typeof status['sessions'] === 'number') lines.push(`  sessions: ${status['sessions']}`);
       const results = describeResultBudget(status);
       if (results !== undefined) lines.push(`  results:  ${results}`);
+      const blocking = status['block_credentials'];
+      if (typeof blocking === 'boolean')
+        lines.push(
+          `  guards:   stored secrets blocked and redacted; credential shapes ${blocking ? 'blocked (COFFER_BLOCK_CREDENTIALS=1)' : 'flagged'}`,
+        );
       context.stdout.write(`${lines.join('\n')}\n`);
     });
 

@@ -23,7 +23,7 @@ function client(row: ActivityRow): string {
 
 /**
  * One line per entry, oldest first, the same in a listing and in `--follow`:
- * `time  client  action  server  key  duration  outcome`.
+ * `time  client  action  server  key  duration  outcome  [guard]`.
  */
 export function renderActivityLine(row: ActivityRow, colors: Colors): string {
   const outcome =
@@ -37,6 +37,7 @@ export function renderActivityLine(row: ActivityRow, colors: Colors): string {
     (row.capability_key ?? '-').padEnd(20),
     duration.padStart(8),
     outcome,
+    ...(row.guard == null ? [] : [colors.yellow(`guard: ${row.guard}`)]),
   ];
   return `${cells.join('  ')}\n`;
 }

@@ -1,4 +1,5 @@
 /** The credentials port (implemented by src/credentials). */
+import type { KnownSecret } from '../secret-scan.js';
 
 export type SecretKind = 'env' | 'header';
 
@@ -33,4 +34,14 @@ export interface SecretStore {
   delete(ref: SecretRef): Promise<boolean>;
   /** Names of every stored secret, never values. */
   list(): Promise<SecretRef[]>;
+}
+
+/**
+ * The secrets the guard looks for (issue 20.3), each with the servers that own it: a
+ * server owns the secrets its definition names (`secret_env`, `secret_headers`). One
+ * entry per distinct value, so a value two servers share belongs to both. Values stay
+ * in memory, inside the matcher: never logged, stored or answered.
+ */
+export interface GuardedSecrets {
+  known(): Promise<KnownSecret[]>;
 }

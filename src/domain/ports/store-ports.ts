@@ -95,12 +95,20 @@ export interface ActivityEntry {
   readonly duration_ms: number | null;
   readonly outcome: ActivityOutcome;
   readonly error_code: string | null;
+  /**
+   * What the secret guard did to a call (issue 20.3): `secret_blocked`,
+   * `credential_flagged`, `credential_blocked` or `redacted`, comma-separated when
+   * several; null or absent when nothing. Never what was found.
+   */
+  readonly guard?: string | null;
 }
 
 export interface ActivityQuery {
   readonly server?: string;
   readonly since?: string;
   readonly outcome?: ActivityOutcome;
+  /** Only rows the guard acted on: `any`, or one guard event. */
+  readonly guard?: string;
   readonly limit?: number;
   /** Rows with an id below this (paging backwards in time). */
   readonly before_id?: number;

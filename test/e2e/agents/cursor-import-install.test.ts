@@ -173,7 +173,10 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(JSON.stringify(echoed.content)).toContain('agents');
     // The upstream gets the token from the secret store, though no file holds it.
     const seen = await client.callTool({ name: 'fixture__env', arguments: { name: 'API_TOKEN' } });
-    expect(seen.content).toEqual([{ type: 'text', text: TOKEN }]);
+    // …and Coffer redacts it from the answer (issue 20.3): the marker stands where it was.
+    expect(seen.content).toEqual([
+      { type: 'text', text: '[redacted: secret fixture/env/API_TOKEN]' },
+    ]);
   });
 
   it('uninstalls back to the original file', async () => {

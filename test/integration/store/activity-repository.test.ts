@@ -19,6 +19,7 @@ function entry(overrides: Partial<ActivityEntry> = {}): ActivityEntry {
     duration_ms: 12,
     outcome: 'ok',
     error_code: null,
+    guard: null,
     ...overrides,
   };
 }
@@ -103,6 +104,23 @@ describe('SqliteActivityRepository', () => {
       since: '2026-01-01T00:01:00.000Z',
     });
     expect(combined.map((row) => row.capability_key)).toEqual(['k6']);
+  });
+
+  it('keeps what the secret guard did, and filters by any or one guard event', async () => {
+    await t.repos.activity.append([
+      entry({ capability_key: 'plain' }),
+      entry({ capability_key: 'both', guard: 'credential_flagged,redacted' }),
+      entry({ capability_key: 'blocked', outcome: 'error', guard: 'secret_blocked' }),
+    ]);
+    const keys = async (guard: string) =>
+      (await t.repos.activity.query({ guard })).map((row) => [row.capability_key, row.guard]);
+    expect(await keys('any')).toEqual([
+      ['blocked', 'secret_blocked'],
+      ['both', 'credential_flagged,redacted'],
+    ]);
+    expect(await keys('redacted')).toEqual([['both', 'credential_flagged,redacted']]);
+    expect(await keys('credential_blocked')).toEqual([]);
+    expect((await t.repos.activity.query({})).at(-1)?.guard).toBeNull();
   });
 
   it('pages backwards with limit and before_id', async () => {

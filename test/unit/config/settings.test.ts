@@ -54,3 +54,19 @@ describe('readSettings: the tool result budget', () => {
     },
   );
 });
+
+describe('readSettings: COFFER_BLOCK_CREDENTIALS', () => {
+  it('only flags credential shapes unless turned on', () => {
+    expect(readSettings({}).blockCredentials).toBe(false);
+    for (const off of ['0', 'off', 'false', ''])
+      expect(readSettings({ COFFER_BLOCK_CREDENTIALS: off }).blockCredentials).toBe(false);
+    for (const on of ['1', 'on', 'TRUE'])
+      expect(readSettings({ COFFER_BLOCK_CREDENTIALS: on }).blockCredentials).toBe(true);
+  });
+
+  it('refuses anything else by name', () => {
+    expect(() => readSettings({ COFFER_BLOCK_CREDENTIALS: 'yes please' })).toThrow(
+      'COFFER_BLOCK_CREDENTIALS must be 1 (on) or 0 (off), not "yes please"',
+    );
+  });
+});

@@ -118,6 +118,8 @@ export interface ActivityEntry {
   readonly duration_ms: number | null;
   readonly outcome: 'ok' | 'error';
   readonly error_code: string | null;
+  /** What the secret guard did: secret_blocked, credential_flagged, credential_blocked, redacted (comma-separated). */
+  readonly guard?: string | null;
 }
 
 export interface ActivityPage {

@@ -21,6 +21,27 @@ function capabilityOf(entry: ActivityEntry): string {
   return entry.capability_key ?? entry.action;
 }
 
+const guardLabels: Readonly<Record<string, string>> = {
+  secret_blocked: 'Secret blocked',
+  credential_flagged: 'Credential flagged',
+  credential_blocked: 'Credential blocked',
+  redacted: 'Secret redacted',
+};
+
+/** What the secret guard did to the call, one badge per event. */
+function GuardBadges({ guard }: { guard: string | null | undefined }) {
+  if (guard == null || guard === '') return null;
+  return (
+    <>
+      {guard.split(',').map((event) => (
+        <span key={event} className="guard-badge" data-guard={event}>
+          {guardLabels[event] ?? event}
+        </span>
+      ))}
+    </>
+  );
+}
+
 /** Recent calls; on narrow screens each row becomes a card (see .activity in styles.css). */
 export function ActivityTable({ rows }: { rows: readonly Row[] }) {
   return (
@@ -61,6 +82,7 @@ export function ActivityTable({ rows }: { rows: readonly Row[] }) {
               ) : (
                 <span className="outcome outcome-error">{row.error_code ?? 'Error'}</span>
               )}
+              <GuardBadges guard={row.guard} />
             </td>
           </tr>
         ))}

@@ -1,0 +1,38 @@
+/**
+ * Well-known credential shapes (issue 20.3): text that looks like a private key, a cloud
+ * or API token, whoever it belongs to. Coffer does not know these values, so it flags
+ * them in activity (and refuses the call when the user opted in to blocking). Only the
+ * KIND is ever reported, never the matched text.
+ */
+export const credentialKinds = [
+  'private-key',
+  'aws-access-key',
+  'aws-secret-key',
+  'github-token',
+  'slack-token',
+  'api-key',
+  'bearer-token',
+  'jwt',
+] as const;
+
+export type CredentialKind = (typeof credentialKinds)[number];
+
+const shapes: readonly (readonly [CredentialKind, RegExp])[] = [
+  ['private-key', /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/],
+  ['aws-access-key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/],
+  ['aws-secret-key', /aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}\b/i],
+  ['github-token', /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})\b/],
+  ['slack-token', /\bxox[abposr]-[A-Za-z0-9-]{10,}/],
+  ['api-key', /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/],
+  ['bearer-token', /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/i],
+  ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/],
+];
+
+/** A quick pre-check: every shape above contains one of these, so most text skips the regexes. */
+const markers = /PRIVATE KEY|AKIA|ASIA|secret|gh[pousr]_|github_pat_|xox|sk-|bearer|eyJ/i;
+
+/** The distinct kinds of credential that appear in `text`, in the order of `credentialKinds`. */
+export function findCredentialShapes(text: string): CredentialKind[] {
+  if (!markers.test(text)) return [];
+  return shapes.filter(([, shape]) => shape.test(text)).map(([kind]) => kind);
+}
