@@ -78,16 +78,14 @@ afterEach(async () => {
 function start() {
   const clock = new ManualClock();
   const tasks = new TaskRegistry({ clock, every: () => () => undefined });
-  let connector: FakeConnector | undefined;
-  const server = taskServer(() => connector!);
+  const server = taskServer(() => upstreams);
   const { context, upstreams } = fakeGatewayContext({ fx: server.script }, { clock, tasks });
-  connector = upstreams;
   service = new StatelessService({ context, scope: { kind: 'aggregated' } });
   let id = 0;
   const answers: JsonObject[] = [];
   const wake: (() => void)[] = [];
   const router = service.channel((message) => {
-    answers.push(message as JsonObject);
+    answers.push(message);
     for (const waiter of wake.splice(0)) waiter();
     return Promise.resolve();
   });
