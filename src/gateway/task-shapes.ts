@@ -1,5 +1,6 @@
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { RELATED_TASK_KEY } from '../domain/task-ids.js';
+import { modernResult } from './modern-results.js';
 import { isObject, META } from './protocol-eras.js';
 
 /** The 2026-07-28 tasks extension (SEP-2663), as clients and servers name it. */
@@ -43,14 +44,16 @@ export function modernTask(task: JsonObject): JsonObject {
 
 /**
  * How a finished task ended, as tasks/get embeds it: an upstream tasks/result answer is
- * `completed` with that result (a tool result with isError too, as the extension wants);
- * a JSON-RPC error from it is `failed` with that error.
+ * `completed` with that result, shaped as the 2026-07-28 tools/call result it stands for
+ * (`resultType: "complete"`; a tool result with isError too, as the extension wants); a
+ * JSON-RPC error from it is `failed` with that error.
  */
 export type TaskOutcome =
   | { readonly status: 'completed'; readonly result: JsonObject }
   | { readonly status: 'failed'; readonly error: JsonObject };
 
-export function completedWith(result: JsonObject): TaskOutcome {
+export function completedWith(upstreamResult: JsonObject): TaskOutcome {
+  const result = modernResult('tools/call', upstreamResult);
   const meta = result['_meta'];
   if (!isObject(meta) || meta[RELATED_TASK_KEY] === undefined)
     return { status: 'completed', result };

@@ -124,6 +124,7 @@ describe('the 2026-07-28 tasks extension on /mcp', () => {
     expect(ttlMs).toBeGreaterThan(0);
     const done = await polledUntil(overHttp, taskId, 'completed');
     expect(done.resultType).toBe('complete');
+    expect(done.result.resultType).toBe('complete');
     expect(JSON.stringify(done.result.content)).toContain('Research Report: modern gateways');
     expect(JSON.stringify(done)).not.toContain('io.modelcontextprotocol/related-task');
   });

@@ -149,7 +149,10 @@ describe('the 2026-07-28 tasks extension over a 2025-11-25 upstream', () => {
     }));
     const done = await ask('tasks/get', { taskId });
     expect(done.result).toMatchObject({ taskId, status: 'completed', resultType: 'complete' });
-    expect(done.result?.['result']).toEqual({ content: [{ type: 'text', text: 'report' }] });
+    expect(done.result?.['result']).toEqual({
+      content: [{ type: 'text', text: 'report' }],
+      resultType: 'complete',
+    });
     expect(JSON.stringify(done.result)).not.toContain('up-1');
     await ask('tasks/get', { taskId });
     expect(upstream.calledWith('tasks/result')).toHaveLength(1);
