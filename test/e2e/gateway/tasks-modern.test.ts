@@ -40,10 +40,15 @@ for (const method of ['tasks/update', 'tasks/cancel']) NAMED[method] = 'taskId';
 let daemon: RunningDaemon;
 let nextId = 1;
 
-/** One 2026-07-28 request over HTTP on /mcp, with its standard headers. */
-const overHttp: Send = async (method, params, tasks = true) => {
+/** One 2026-07-28 request over HTTP (on /mcp unless told), with its standard headers. */
+async function overHttp(
+  method: string,
+  params: Record<string, unknown>,
+  tasks = true,
+  path = '/mcp',
+): Promise<Answer> {
   const field = NAMED[method];
-  const response = await fetch(`${daemon.baseUrl}/mcp`, {
+  const response = await fetch(`${daemon.baseUrl}${path}`, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${daemon.token}`,
@@ -62,7 +67,7 @@ const overHttp: Send = async (method, params, tasks = true) => {
   });
   const text = await response.text();
   return JSON.parse(text.includes('data: ') ? /data: (.*)/.exec(text)![1]! : text) as Answer;
-};
+}
 
 beforeAll(async () => {
   daemon = await startDaemon();
@@ -108,6 +113,9 @@ describe('the 2026-07-28 tasks extension on /mcp', () => {
   it('declares the extension and shows the task-only tool to declaring clients only', async () => {
     const discovered = await overHttp('server/discover', {});
     expect(discovered.result!['capabilities'].extensions).toEqual({ [EXTENSION]: {} });
+    // The single-server endpoint declares it because server-everything runs tool tasks.
+    const single = await overHttp('server/discover', {}, true, '/servers/everything/mcp');
+    expect(single.result!['capabilities'].extensions).toEqual({ [EXTENSION]: {} });
     await eventually(async () => expect(await toolNames(overHttp, true)).toContain(research));
     const plain = await toolNames(overHttp, false);
     expect(plain).toContain('everything__echo');
