@@ -1,5 +1,7 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { GatewayContext } from './gateway-context.js';
+import { isObject } from './protocol-eras.js';
+import { TASKS_EXTENSION } from './task-shapes.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
 /** What the aggregated endpoint declares to a 2025 session. */
@@ -17,16 +19,18 @@ export const AGGREGATED_CAPABILITIES: JsonObject = {
 /**
  * What the aggregated endpoint declares to a 2026-07-28 client: list changes reach it
  * through subscriptions/listen; resource subscriptions and logging/setLevel are not
- * offered on that era.
+ * offered on that era; tasks are the tasks extension, always answered (as `tasks` is to
+ * sessions: connections are lazy, docs/TASKS.md).
  */
 export const MODERN_AGGREGATED_CAPABILITIES: JsonObject = {
   tools: { listChanged: true },
   prompts: { listChanged: true },
   resources: { listChanged: true },
   completions: {},
+  extensions: { [TASKS_EXTENSION]: {} },
 };
 
-/** Which era a declaration is for: 2026-07-28 clients get no tasks yet (docs/TASKS.md). */
+/** Which era a declaration is for: `tasks` to sessions, the tasks extension to requests. */
 export type DeclaredEra = 'session' | 'stateless';
 
 /**
@@ -54,5 +58,15 @@ function mirroredCapabilities(upstream: JsonObject, era: DeclaredEra): JsonObjec
   for (const name of names) {
     if (upstream[name] !== undefined) mirrored[name] = upstream[name];
   }
+  if (era === 'stateless' && runsToolTasks(upstream))
+    mirrored['extensions'] = { [TASKS_EXTENSION]: {} };
   return mirrored;
+}
+
+/** The upstream runs tools/call as 2025-11-25 tasks: the extension can be served for it. */
+function runsToolTasks(upstream: JsonObject): boolean {
+  const tasks = upstream['tasks'];
+  const requests = isObject(tasks) ? tasks['requests'] : undefined;
+  const tools = isObject(requests) ? requests['tools'] : undefined;
+  return isObject(tools) && tools['call'] !== undefined;
 }

@@ -31,6 +31,11 @@ export interface SessionHooks {
   readonly caller: () => Caller;
   /** An upstream's list arrived late or changed: relist and tell the client. */
   readonly capabilitiesChanged: (server: string) => void;
+  /**
+   * Whether the catalog lists task-only tools (default: the client declared `tasks`).
+   * The stateless service lists them always and hides them per request.
+   */
+  readonly runsTasks?: () => boolean;
 }
 
 /** The upstream side of one session: its connections, lists, routes and relay. */
@@ -72,7 +77,7 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     clock: context.clock,
     ttlMs: context.listTtlMs,
     servers: () => context.enabledServers(only),
-    runsTasks: () => hooks.client.capabilities()?.['tasks'] !== undefined,
+    runsTasks: hooks.runsTasks ?? (() => hooks.client.capabilities()?.['tasks'] !== undefined),
   });
   const tasks = new TaskRelay({
     registry: context.tasks ?? new TaskRegistry({ clock: context.clock }),

@@ -16,6 +16,7 @@ import type { MethodTable } from './router/method-table.js';
 import { MessageRouter, type SendToClient } from './router/message-router.js';
 import { statelessMethods } from './router/session-methods.js';
 import { SerializedResults } from './serialized-results.js';
+import { TaskExtension } from './task-extension.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
 import type { SessionScope } from './session.js';
 
@@ -64,7 +65,10 @@ export class StatelessService {
       sessionId: () => null,
       caller: () => ({ session_id: null, client_name: null, client_version: null }),
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
+      // One catalog serves every request: task-only tools are hidden per request instead.
+      runsTasks: () => true,
     });
+    const { catalog, builtins } = this.parts;
     this.methods = statelessMethods({
       discover: {
         serverInfo: context.serverInfo,
@@ -73,6 +77,13 @@ export class StatelessService {
       hub: this.hub,
       bridge: this.requests,
       stopping: this.stopping.signal,
+      tasks: new TaskExtension({
+        relay: this.parts.tasks,
+        tool: async (name) =>
+          builtins?.handles('tools/call', { name }) === true
+            ? undefined
+            : (await catalog.resolve('tool', name))?.item,
+      }),
       lists: new ListAnswers(this.parts.listing, new SerializedResults()),
       catalog: this.parts.listing,
       relay: this.parts.relay,

@@ -23,6 +23,17 @@ export interface TaskRelayDeps {
   readonly inflight: InflightRequests;
 }
 
+/**
+ * Who answers an upstream's question tied to one of the relay's tasks, instead of the
+ * session's client (the 2026-07-28 tasks extension asks it through tasks/get).
+ */
+export type TaskQuestions = (
+  entry: TaskEntry,
+  method: string,
+  params: JsonObject | undefined,
+  signal: AbortSignal,
+) => Promise<JsonObject>;
+
 /** Status notifications for upstream ids not known yet (they can beat the create answer). */
 const MAX_PARKED = 32;
 
@@ -34,8 +45,19 @@ const MAX_PARKED = 32;
 export class TaskRelay implements TaskOwner {
   open = true;
   private parked: { server: string; params: JsonObject }[] = [];
+  private questions: TaskQuestions | undefined;
 
   constructor(private readonly deps: TaskRelayDeps) {}
+
+  /** Questions tied to this relay's tasks go to `handler` from now on. */
+  answerQuestionsWith(handler: TaskQuestions): void {
+    this.questions = handler;
+  }
+
+  /** The task `id` names, if the caller may reach it (TaskRegistry.claim). */
+  reach(id: unknown): TaskEntry {
+    return this.deps.registry.claim(this, id);
+  }
 
   readonly notify = (method: string, params: JsonObject): void => this.deps.notify(method, params);
 
@@ -134,6 +156,23 @@ export class TaskRelay implements TaskOwner {
     }
     entry.status = params['status'];
     entry.owner.notify(TASK_STATUS_NOTIFICATION, withoutRelated({ ...params, taskId: entry.id }));
+  }
+
+  /**
+   * An upstream's request tied to one of this relay's tasks, answered by the question
+   * handler; undefined when there is none or the task is not this relay's.
+   */
+  taskQuestion(
+    server: string,
+    method: string,
+    params: JsonObject | undefined,
+    signal: AbortSignal,
+  ): Promise<JsonObject> | undefined {
+    const related = relatedTaskId(params);
+    if (this.questions === undefined || related === undefined) return undefined;
+    const entry = this.deps.registry.fromUpstream(this, server, related);
+    if (entry === undefined) return undefined;
+    return this.questions(entry, method, this.exposeRelatedOf(server, params), signal);
   }
 
   /** `_meta` of an upstream message that names one of this session's tasks: Coffer's id. */

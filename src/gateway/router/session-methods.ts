@@ -4,6 +4,7 @@ import type { ListAnswers } from '../list-answers.js';
 import type { LogRelay } from '../log-relay.js';
 import type { OversizedResults } from '../oversized-results.js';
 import type { TargetRelay } from '../target-relay.js';
+import type { TaskExtension } from '../task-extension.js';
 import type { TaskRelay } from '../task-relay.js';
 import type { UpstreamPool } from '../upstream-pool.js';
 import type { InputBridge } from '../input-bridge.js';
@@ -18,7 +19,13 @@ import { rootsChangedHandler } from './handlers/roots-changed.js';
 import { setLevelHandler } from './handlers/set-level.js';
 import { subscriptionsListenHandler } from './handlers/subscriptions-listen.js';
 import { targetedHandlers } from './handlers/targeted.js';
-import { taskCreatingCall, tasksHandlers } from './handlers/tasks.js';
+import {
+  taskCreatingCall,
+  taskExtensionCall,
+  taskExtensionHandlers,
+  tasksHandlers,
+  withoutTaskOnlyTools,
+} from './handlers/tasks.js';
 import { toolsCallHandler } from './handlers/tools-call.js';
 import { methodTable, type MethodTable, type RequestHandler } from './method-table.js';
 
@@ -70,19 +77,26 @@ export interface StatelessMethodParts extends Omit<
   readonly bridge: InputBridge;
   /** Aborted when Coffer stops: open subscriptions/listen requests end gracefully. */
   readonly stopping: AbortSignal;
+  /** The 2026-07-28 tasks extension (docs/TASKS.md). */
+  readonly tasks: TaskExtension;
 }
 
 /**
  * The methods of a 2026-07-28 request: no initialize, logging/setLevel or session
  * notifications (the revision removed them); server/discover and subscriptions/listen
- * instead; every result with its resultType and, on lists, cache hints.
+ * instead, and the tasks extension's methods; every result with its resultType and, on
+ * lists, cache hints. Task-only tools are listed to clients that declare the extension.
  */
 export function statelessMethods(parts: StatelessMethodParts): MethodTable {
   const entries: (readonly [string, RequestHandler])[] = [
     ['server/discover', discoverHandler(parts.discover)],
     ['subscriptions/listen', subscriptionsListenHandler(parts.hub, parts.stopping)],
     ['ping', pingHandler],
-    ...relayedMethods(parts),
+    ...relayedMethods(parts, (call) => taskExtensionCall(parts.tasks, call)).map(
+      ([method, handler]) =>
+        [method, method === 'tools/list' ? withoutTaskOnlyTools(handler) : handler] as const,
+    ),
+    ...taskExtensionHandlers(parts.tasks),
   ];
   return methodTable(
     entries.map(([method, handler]) => {
@@ -101,12 +115,12 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
 const MULTI_ROUND_TRIP = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
- * The methods both eras relay to the upstreams. `wrapCall` lets sessions run tools/call
- * through the task relay: the 2026-07-28 tasks extension is not offered yet (docs/TASKS.md).
+ * The methods both eras relay to the upstreams. `wrapCall` runs tools/call through each
+ * era's tasks: the 2025-11-25 relay for sessions, the 2026-07-28 extension for requests.
  */
 function relayedMethods(
   parts: Omit<SessionMethodParts, 'initialize' | 'logs' | 'tasks'>,
-  wrapCall: (call: RequestHandler) => RequestHandler = (call) => call,
+  wrapCall: (call: RequestHandler) => RequestHandler,
 ): (readonly [string, RequestHandler])[] {
   return [
     ...listHandlers(parts.lists, parts.catalog),

@@ -1,5 +1,10 @@
+import type { JsonObject } from '../../../domain/ports.js';
+import { capabilityKinds } from '../../capability-kinds.js';
+import { needsTasks } from '../../session-catalog.js';
+import type { TaskExtension } from '../../task-extension.js';
 import type { TaskRelay } from '../../task-relay.js';
-import type { RequestHandler } from '../method-table.js';
+import { declaresTasks } from '../../task-shapes.js';
+import type { RequestContext, RequestHandler } from '../method-table.js';
 
 /**
  * tasks/get, tasks/result, tasks/cancel and tasks/list (MCP 2025-11-25 tasks): answered
@@ -24,4 +29,44 @@ export function tasksHandlers(tasks: TaskRelay): (readonly [string, RequestHandl
  */
 export function taskCreatingCall(tasks: TaskRelay, call: RequestHandler): RequestHandler {
   return async (params, context) => tasks.created(params, await call(params, context));
+}
+
+/**
+ * tasks/get, tasks/update and tasks/cancel of the 2026-07-28 tasks extension (no
+ * tasks/result, no tasks/list: the extension has neither).
+ */
+export function taskExtensionHandlers(tasks: TaskExtension): (readonly [string, RequestHandler])[] {
+  const options = (context: RequestContext) => ({ signal: context.signal, requestId: context.id });
+  return [
+    ['tasks/get', (params, context) => tasks.get(params, options(context))],
+    ['tasks/update', (params) => tasks.update(params)],
+    ['tasks/cancel', (params, context) => tasks.cancel(params, options(context))],
+  ];
+}
+
+/** A 2026-07-28 tools/call: a task-only tool runs as a task (TaskExtension.call). */
+export function taskExtensionCall(tasks: TaskExtension, call: RequestHandler): RequestHandler {
+  return (params, context) => tasks.call(params, async (relayed) => call(relayed, context));
+}
+
+/**
+ * A 2026-07-28 tools/list: a client that did not declare the extension in this request
+ * is not shown the tools that run only as tasks (it could not call them).
+ */
+export function withoutTaskOnlyTools(list: RequestHandler): RequestHandler {
+  const trimmed = new WeakMap<JsonObject, JsonObject>();
+  return async (params, context) => {
+    const result = await list(params, context);
+    const tools = result['tools'];
+    if (declaresTasks(params) || !Array.isArray(tools)) return result;
+    let answer = trimmed.get(result);
+    if (answer === undefined) {
+      const kept = (tools as JsonObject[]).filter(
+        (tool) => !needsTasks(capabilityKinds.tool, tool),
+      );
+      answer = { ...result, tools: kept };
+      trimmed.set(result, answer);
+    }
+    return answer;
+  };
 }

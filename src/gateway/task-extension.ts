@@ -1,0 +1,184 @@
+import { CofferError } from '../domain/errors.js';
+import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import { capabilityKinds } from './capability-kinds.js';
+import { isObject } from './protocol-eras.js';
+import { needsTasks } from './session-catalog.js';
+import type { TaskEntry } from './task-registry.js';
+import type { TaskRelay } from './task-relay.js';
+import {
+  completedWith,
+  declaresTasks,
+  failedWith,
+  missingTasksExtension,
+  modernTask,
+  type TaskOutcome,
+} from './task-shapes.js';
+import type { RoutedRequestOptions } from './upstream-forward.js';
+
+/** The ttl Coffer asks an upstream for: as long as the task registry holds a task. */
+const UPSTREAM_TTL_MS = 60 * 60_000;
+
+export interface TaskExtensionDeps {
+  /** The stateless service's task relay: its tasks, ids and upstream connections. */
+  readonly relay: TaskRelay;
+  /** The upstream tool behind an exposed name, as listed; undefined for any other name. */
+  readonly tool: (name: string) => Promise<JsonObject | undefined>;
+}
+
+interface Question {
+  readonly method: string;
+  readonly params: JsonObject | undefined;
+  readonly answer: (result: JsonObject) => void;
+}
+
+/** What the bridge keeps of one task: its outcome once fetched, the questions it asks. */
+interface TaskState {
+  fetching: Promise<TaskOutcome> | undefined;
+  /** The whole answer of tasks/get once the task ended: its upstream is asked no more. */
+  final: JsonObject | undefined;
+  readonly questions: Map<string, Question>;
+  asked: number;
+}
+
+/**
+ * The 2026-07-28 tasks extension (SEP-2663, docs/TASKS.md) over 2025-11-25 upstream
+ * tasks: a task-only tool called by a client that declared the extension runs as an
+ * upstream task and answers `resultType: "task"` under a Coffer id; tasks/get asks the
+ * upstream's tasks/get and, once the task ended, its tasks/result, and embeds the
+ * outcome; the questions a task asks on its tasks/result stream become the Task's
+ * `inputRequests`, answered by tasks/update; tasks/cancel is relayed.
+ */
+export class TaskExtension {
+  private readonly states = new WeakMap<TaskEntry, TaskState>();
+
+  constructor(private readonly deps: TaskExtensionDeps) {
+    deps.relay.answerQuestionsWith((entry, method, params, signal) =>
+      this.ask(entry, method, params, signal),
+    );
+  }
+
+  /** tools/call: `run` relays it; a task-only tool runs as a task, for declaring clients only. */
+  async call(
+    params: JsonObject | undefined,
+    run: (params: JsonObject | undefined) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const name = params?.['name'];
+    const tool =
+      typeof name === 'string' ? await this.deps.tool(name).catch(() => undefined) : undefined;
+    if (tool === undefined || !needsTasks(capabilityKinds.tool, tool)) return run(params);
+    if (!declaresTasks(params))
+      throw missingTasksExtension(`the tool ${String(name)} runs only as a task, so calling it`);
+    const asTask = { ...params, task: { ttl: UPSTREAM_TTL_MS } };
+    const answer = await this.deps.relay.created(params, await run(asTask));
+    const task = answer['task'];
+    return isObject(task) ? { ...modernTask(task), resultType: 'task' } : answer;
+  }
+
+  /** tasks/get: the task now, with its result or error once it ended. */
+  async get(params: JsonObject | undefined, options: RoutedRequestOptions): Promise<JsonObject> {
+    const entry = this.reach('tasks/get', params);
+    const state = this.stateOf(entry);
+    if (state.final !== undefined) return state.final;
+    const task = modernTask(
+      await this.deps.relay.forward('tasks/get', { taskId: entry.id }, options),
+    );
+    if (task['status'] === 'completed' || task['status'] === 'failed') {
+      state.final = { ...task, ...(await this.fetch(entry, state)) };
+      return state.final;
+    }
+    if (task['status'] !== 'input_required') return task;
+    // A 2025 task asks its questions on a tasks/result stream: open one, and show what
+    // it asked; until the first question arrives the task is still Coffer's to work on.
+    void this.fetch(entry, state).catch(() => undefined);
+    if (state.questions.size === 0) return { ...task, status: 'working' };
+    const inputRequests = Object.fromEntries(
+      [...state.questions].map(([key, q]) => [
+        key,
+        q.params === undefined ? { method: q.method } : { method: q.method, params: q.params },
+      ]),
+    );
+    return { ...task, inputRequests };
+  }
+
+  /** tasks/update: answers to the questions tasks/get showed; unknown keys are ignored. */
+  update(params: JsonObject | undefined): JsonObject {
+    const entry = this.reach('tasks/update', params);
+    const responses = params?.['inputResponses'];
+    if (!isObject(responses))
+      throw new CofferError('INVALID_INPUT', 'tasks/update needs an "inputResponses" object', {
+        hint: 'answer the inputRequests of the task that tasks/get returned, by their keys',
+      });
+    const questions = this.stateOf(entry).questions;
+    for (const [key, response] of Object.entries(responses)) {
+      const question = questions.get(key);
+      if (question === undefined || !isObject(response)) continue;
+      questions.delete(key);
+      question.answer(response);
+    }
+    return {};
+  }
+
+  /** tasks/cancel: relayed; the extension's answer is an empty acknowledgement. */
+  async cancel(params: JsonObject | undefined, options: RoutedRequestOptions): Promise<JsonObject> {
+    const entry = this.reach('tasks/cancel', params);
+    await this.deps.relay.forward('tasks/cancel', { taskId: entry.id }, options);
+    return {};
+  }
+
+  private reach(method: string, params: JsonObject | undefined): TaskEntry {
+    if (!declaresTasks(params)) throw missingTasksExtension(method);
+    return this.deps.relay.reach(params?.['taskId']);
+  }
+
+  private stateOf(entry: TaskEntry): TaskState {
+    let state = this.states.get(entry);
+    if (state === undefined) {
+      state = { fetching: undefined, final: undefined, questions: new Map(), asked: 0 };
+      this.states.set(entry, state);
+    }
+    return state;
+  }
+
+  /**
+   * The upstream's tasks/result, asked once per task (it blocks until the task ends). A
+   * JSON-RPC error is the task's own failure; anything else (a dropped connection) is
+   * this attempt's, and the next tasks/get tries again.
+   */
+  private fetch(entry: TaskEntry, state: TaskState): Promise<TaskOutcome> {
+    state.fetching ??= this.deps.relay
+      .forward('tasks/result', { taskId: entry.id }, {})
+      .then(completedWith, (error: unknown) => {
+        if (error instanceof UpstreamRpcError) return failedWith(error);
+        state.fetching = undefined;
+        throw error;
+      });
+    return state.fetching;
+  }
+
+  /** An upstream's question tied to the task: kept until tasks/update answers it. */
+  private ask(
+    entry: TaskEntry,
+    method: string,
+    params: JsonObject | undefined,
+    signal: AbortSignal,
+  ): Promise<JsonObject> {
+    const state = this.stateOf(entry);
+    const key = `coffer-${++state.asked}`;
+    return new Promise((answer, fail) => {
+      const withdrawn = (): void => {
+        state.questions.delete(key);
+        fail(new Error('the upstream withdrew its question'));
+      };
+      if (signal.aborted) return withdrawn();
+      signal.addEventListener('abort', withdrawn, { once: true });
+      state.questions.set(key, {
+        method,
+        params,
+        answer: (result) => {
+          signal.removeEventListener('abort', withdrawn);
+          answer(result);
+        },
+      });
+    });
+  }
+}
