@@ -179,7 +179,8 @@ describe('tool pinning: a changed definition is held back until reviewed (issue 
     expect(await heldTools(daemon)).toEqual({ held: [], echo: false });
     const treeAfter = await runCoffer(daemon.env, ['mcp', 'list', '--tree']);
     expect(treeAfter.stdout).not.toContain('changed — review');
-    expect(changedFinding((await daemon.api('GET', '/doctor')).body.findings)).toEqual([]);
+    const after = await daemon.api('GET', '/doctor');
+    expect(changedFinding(after.body.findings as Finding[])).toEqual([]);
     expect(changedFinding((await doctorCli(daemon)).findings)).toEqual([]);
 
     const nothing = await runCoffer(daemon.env, ['mcp', 'review', 'web', '--json']);
