@@ -51,7 +51,13 @@ const activityQuery: readonly Parameter[] = [
   { name: 'before_id', description: '`next_before_id` of the previous page', schema: whole },
 ];
 
-/** Every /api/v1 route, daemon-level ones (status, stop, ui) included. */
+/**
+ * A server's capability listings. A tool's `held` is true while its definition changed
+ * since the user allowed it: agents do not see it until `coffer mcp review` accepts it.
+ */
+const LISTINGS =
+  '{tools, prompts, resources, resource_templates}: each {status: ok | could-not-load | not-supported, error?, items: [{key, enabled, definition, held (tools only: changed since allowed, held back until reviewed at /servers/{name}/reviews)}]}';
+
 /** Every /api/v1 route: the table openapi.ts turns into the document. */
 export const operations: Record<string, Record<string, Operation>> = {
   '/status': { get: { summary: 'Daemon status and servers', ok: [200, 'status'] } },
@@ -92,7 +98,7 @@ export const operations: Record<string, Record<string, Operation>> = {
   },
   '/servers/{name}/disable': { post: { summary: 'Disable a server', ok: [200, '{server}'] } },
   '/servers/{name}/capabilities': {
-    get: { summary: 'Live capability lists with preferences', ok: [200, 'listings'] },
+    get: { summary: 'Live capability lists with preferences', ok: [200, LISTINGS] },
     post: {
       summary: 'Enable or disable one or many capabilities',
       body: toggleCapabilitiesSchema,
@@ -122,7 +128,7 @@ export const operations: Record<string, Record<string, Operation>> = {
     },
   },
   '/servers/{name}/refresh': {
-    post: { summary: 'Drop caches and list again', ok: [200, 'listings'] },
+    post: { summary: 'Drop caches and list again', ok: [200, LISTINGS] },
   },
   '/servers/{name}/test': {
     post: {

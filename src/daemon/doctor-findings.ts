@@ -1,5 +1,6 @@
 import type { DoctorFinding, DoctorServer, SecretRef } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import { reviewCommand } from '../domain/tool-pin.js';
 
 /**
  * The rules of `coffer doctor`: from what the daemon knows of a server, what is broken
@@ -83,6 +84,29 @@ export function serverFindings(
     });
   }
   return findings;
+}
+
+/**
+ * Tools held back because their definition changed since the user allowed them (issue
+ * 20): nothing is broken, the server works without them, but agents miss them until the
+ * change is reviewed.
+ */
+export function heldToolsFinding(
+  server: string,
+  held: readonly string[],
+): DoctorFinding | undefined {
+  if (held.length === 0) return undefined;
+  const message =
+    held.length === 1
+      ? `1 tool of ${server} changed its definition since you allowed it, and is held back (agents do not see it): ${held.join(', ')}`
+      : `${held.length} tools of ${server} changed their definitions since you allowed them, and are held back (agents do not see them): ${held.join(', ')}`;
+  return {
+    code: 'TOOLS_CHANGED',
+    level: 'warn',
+    subject: server,
+    message,
+    fix: reviewCommand(server),
+  };
 }
 
 function missingSecrets(record: ServerRecord, stored: readonly SecretRef[]): DoctorFinding[] {

@@ -8,7 +8,7 @@ import type {
   ServerStatus,
 } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
-import { nodeFinding, serverFindings } from './doctor-findings.js';
+import { heldToolsFinding, nodeFinding, serverFindings } from './doctor-findings.js';
 
 export interface DoctorDeps {
   readonly servers: Pick<ServerRepository, 'list'>;
@@ -28,6 +28,8 @@ export interface DoctorDeps {
   readonly daemon: { readonly pid: number; readonly port: number; readonly startedAt: Date };
   readonly versions: { readonly coffer: string; readonly node: string };
   readonly platform: string;
+  /** A server's tools held back for a changed definition, from the pin records (issue 20). */
+  readonly heldTools?: (server: string) => Promise<readonly string[]>;
 }
 
 /** The daemon's half of `coffer doctor` (GET /api/v1/doctor); the CLI adds the agents. */
@@ -42,6 +44,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
       // The keychain may be locked or absent: the report still comes, without secrets.
       const stored = await deps.secrets.list().catch(() => []);
       const servers = records.map((record) => describeServer(deps, record, searchPath));
+      const held = await Promise.all(records.map((record) => heldToolsOf(deps, record)));
       const findings: DoctorFinding[] = [];
       const node = nodeFinding(deps.versions.node);
       if (node !== undefined) findings.push(node);
@@ -56,6 +59,8 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
       records.forEach((record, index) => {
         const server = servers[index];
         if (server !== undefined) findings.push(...serverFindings(record, server, stored));
+        const changed = heldToolsFinding(record.name, held[index] ?? []);
+        if (changed !== undefined) findings.push(changed);
       });
       const report: DoctorReport = {
         coffer_version: deps.versions.coffer,
@@ -74,6 +79,12 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
       return report;
     },
   };
+}
+
+/** A disabled server is left out, as its other findings are; unreadable pins say nothing. */
+async function heldToolsOf(deps: DoctorDeps, record: ServerRecord): Promise<readonly string[]> {
+  if (!record.enabled || deps.heldTools === undefined) return [];
+  return deps.heldTools(record.name).catch(() => []);
 }
 
 function describeServer(

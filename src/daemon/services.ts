@@ -217,6 +217,7 @@ export const createServices: CreateServices = async ({
       daemon: { pid: process.pid, port, startedAt },
       versions: { coffer: version, node: process.version },
       platform: process.platform,
+      heldTools: async (server) => [...(await pins.waiting(server))],
     }),
     agents: lazyAgentSetup(async () => {
       const agents = await import('../agents/index.js');

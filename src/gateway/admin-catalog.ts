@@ -186,23 +186,30 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     }
     const live: CapabilityView[] = loaded.items.map((item) => {
       const key = capabilityKinds[type].keyOf(item) ?? '';
-      return { key, enabled: loaded.enabled.get(key) ?? true, definition: item };
+      const view = { key, enabled: loaded.enabled.get(key) ?? true, definition: item };
+      return type === 'tool' ? { ...view, held: loaded.held.has(key) } : view;
     });
     const vanished = await this.known(server.name, type, new Set(live.map((view) => view.key)));
     const items = [...live, ...vanished];
     return loaded.supported ? { status: 'ok', items } : { status: 'not-supported', items };
   }
 
-  /** Preferences of keys not in the live list: the user's choices survive upstream churn. */
+  /**
+   * Preferences of keys not in the live list: the user's choices survive upstream churn.
+   * Whether such a tool is held back is what the pin records say (no list says it now).
+   */
   private async known(
     server: string,
     type: CapabilityType,
     live: Set<string>,
   ): Promise<CapabilityView[]> {
     const preferences = await this.deps.preferences.list(server, type);
-    return preferences
+    const views = preferences
       .filter((p) => !live.has(p.key))
       .map((p) => ({ key: p.key, enabled: p.enabled, definition: null }));
+    if (type !== 'tool' || views.length === 0) return views;
+    const waiting = (await this.deps.pins?.waiting(server)) ?? new Set<string>();
+    return views.map((view) => ({ ...view, held: waiting.has(view.key) }));
   }
 
   private async record(name: string): Promise<ServerRecord> {

@@ -10,7 +10,7 @@ import type {
 } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { capabilityKinds } from './capability-kinds.js';
-import { needsTasks } from './session-catalog.js';
+import { needsTasks } from './task-only-tools.js';
 import { ToolIndex } from './tool-index.js';
 
 export interface AdminToolSearchDeps {

@@ -11,7 +11,7 @@ import type {
 import type { ServerRecord } from '../domain/server-definition.js';
 import { callToolDefinition, searchToolDefinition } from './builtin-tools.js';
 import { capabilityKinds } from './capability-kinds.js';
-import { needsTasks } from './session-catalog.js';
+import { needsTasks } from './task-only-tools.js';
 
 export interface ContextBudgetDeps {
   /** The enabled servers. */

@@ -2,15 +2,18 @@ import { toCofferError } from '../domain/errors.js';
 import type { CapabilityType } from '../domain/capability.js';
 import type { Clock, JsonObject } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import { AppToolRoutes } from './app-tool-routes.js';
 import { capabilityKinds, type CapabilityKind } from './capability-kinds.js';
+import { HeldTools } from './held-tools.js';
 import {
   loadList,
   withinListDeadline,
   type ListLoaderDeps,
   type LoadedList,
 } from './list-loader.js';
-import { exposeAppLinks, opensApp } from './mcp-apps.js';
+import { exposeAppLinks } from './mcp-apps.js';
 import type { Namespace } from './namespace.js';
+import { hiddenFromClient } from './task-only-tools.js';
 
 export interface Route {
   readonly server: ServerRecord;
@@ -57,17 +60,8 @@ export class SessionCatalog {
   private readonly exposedItems = new WeakMap<LoadedList, JsonObject[]>();
   /** The last flat list per kind, reused while every server's list is the same load. */
   private readonly flat = new Map<string, { sources: object[]; items: JsonObject[] }>();
-  /**
-   * The tool keys of each server that serves MCP Apps. An app's own page calls its
-   * server's tools by their upstream names (`callServerTool`), and the host relays the
-   * call to Coffer as it is: such a name routes to the one app server that has it.
-   */
-  private readonly appTools = new Map<string, { server: ServerRecord; keys: Set<string> }>();
-  /**
-   * Each server's held-back tools from its last loaded tool list: a call whose list
-   * cannot be loaded now is still refused if the tool was held back then.
-   */
-  private readonly lastHeld = new Map<string, ReadonlySet<string>>();
+  private readonly appTools = new AppToolRoutes();
+  private readonly heldTools = new HeldTools();
   /** Loads whose late arrival is already watched for: it is announced once. */
   private readonly lateAnnounced = new WeakSet<Promise<LoadedList>>();
 
@@ -109,19 +103,15 @@ export class SessionCatalog {
     const known = this.exposedItems.get(list);
     if (known !== undefined) return known;
     const exposed: JsonObject[] = [];
+    const runsTasks = this.deps.runsTasks?.() === true;
     for (const item of list.items) {
       const key = kind.keyOf(item) ?? '';
-      if (list.enabled.get(key) === false || list.held.has(key) || this.hidesTaskTool(kind, item))
-        continue;
+      if (list.enabled.get(key) === false || list.held.has(key)) continue;
+      if (hiddenFromClient(kind, item, runsTasks)) continue;
       exposed.push(this.expose(server, kind, item, key));
     }
     this.exposedItems.set(list, exposed);
     return exposed;
-  }
-
-  /** A tool that can only run as a task, for a client that cannot run tasks (docs/TASKS.md). */
-  private hidesTaskTool(kind: CapabilityKind, item: JsonObject): boolean {
-    return needsTasks(kind, item) && this.deps.runsTasks?.() !== true;
   }
 
   /** Finds the upstream behind an exposed name or URI; undefined when none has it. */
@@ -148,7 +138,7 @@ export class SessionCatalog {
     return {
       ...route,
       enabled: list?.enabled.get(route.key),
-      held: (list?.held ?? this.lastHeld.get(route.server.name))?.has(route.key) ?? false,
+      held: this.heldTools.isHeld(route.server.name, route.key, list),
       ...(item === undefined ? {} : { item }),
     };
   }
@@ -174,7 +164,9 @@ export class SessionCatalog {
         ),
       ),
     );
-    const route = this.routes.get(routeKey(kind.type, exposed)) ?? this.appRoute(kind, exposed);
+    const route =
+      this.routes.get(routeKey(kind.type, exposed)) ??
+      (kind.type === 'tool' ? this.appTools.route(exposed) : undefined);
     if (route !== undefined) return route;
     // Resources read through a template are never listed: the URI itself routes.
     const server = candidates[0];
@@ -192,10 +184,10 @@ export class SessionCatalog {
   invalidate(server?: string): void {
     if (server === undefined) {
       this.routes.clear();
-      this.appTools.clear();
+      this.appTools.forget();
     } else {
       // Relisted on the next miss: a removed or disabled server must not keep app calls.
-      this.appTools.delete(server);
+      this.appTools.forget(server);
     }
     for (const key of [...this.cache.keys()]) {
       if (server === undefined || key.startsWith(`${server}\u0000`)) this.cache.delete(key);
@@ -208,8 +200,8 @@ export class SessionCatalog {
     const list = loadList(this.deps, server, kind).then((loaded) => {
       for (const item of loaded.items) this.expose(server, kind, item, kind.keyOf(item) ?? '');
       if (kind.type === 'tool') {
-        this.noteApps(server, kind, loaded);
-        this.lastHeld.set(server.name, loaded.held);
+        this.appTools.noteList(server, loaded.items, (item) => kind.keyOf(item) ?? '');
+        this.heldTools.noteList(server.name, loaded);
       }
       return loaded;
     });
@@ -219,23 +211,6 @@ export class SessionCatalog {
       if (this.cache.get(key)?.list === list) this.cache.delete(key);
     });
     return list;
-  }
-
-  private noteApps(server: ServerRecord, kind: CapabilityKind, loaded: LoadedList): void {
-    if (!loaded.items.some(opensApp)) {
-      this.appTools.delete(server.name);
-      return;
-    }
-    const keys = new Set(loaded.items.map((item) => kind.keyOf(item) ?? ''));
-    this.appTools.set(server.name, { server, keys });
-  }
-
-  /** An upstream tool name that exactly one app server has; undefined otherwise. */
-  private appRoute(kind: CapabilityKind, name: string): Route | undefined {
-    if (kind.type !== 'tool') return undefined;
-    const owners = [...this.appTools.values()].filter((entry) => entry.keys.has(name));
-    const owner = owners.length === 1 ? owners[0] : undefined;
-    return owner === undefined ? undefined : { server: owner.server, key: name };
   }
 
   /**
@@ -280,17 +255,3 @@ function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
 
 const cacheKey = (server: string, type: CapabilityType) => `${server}\u0000${type}`;
 const routeKey = (type: CapabilityType, exposed: string) => `${type}\u0000${exposed}`;
-
-/**
- * A tool with `execution.taskSupport: "required"`: the spec has such a tool refuse any
- * call that is not task-augmented, so a client that declared no `tasks` could never use it.
- */
-export function needsTasks(kind: CapabilityKind, item: JsonObject): boolean {
-  if (kind.type !== 'tool') return false;
-  const execution = item['execution'];
-  return (
-    execution !== null &&
-    typeof execution === 'object' &&
-    (execution as JsonObject)['taskSupport'] === 'required'
-  );
-}

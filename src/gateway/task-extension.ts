@@ -2,7 +2,7 @@ import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { capabilityKinds } from './capability-kinds.js';
 import { isObject } from './protocol-eras.js';
-import { needsTasks } from './session-catalog.js';
+import { needsTasks } from './task-only-tools.js';
 import type { TaskEntry } from './task-registry.js';
 import type { TaskRelay } from './task-relay.js';
 import {

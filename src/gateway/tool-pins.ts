@@ -55,6 +55,14 @@ export class ToolPins {
     return held;
   }
 
+  /**
+   * The server's tools with a change waiting for review, read from the pin records alone:
+   * what the last lists found, without listing again (a server that cannot list now).
+   */
+  async waiting(server: string): Promise<ReadonlySet<string>> {
+    return new Set((await this.deps.repository.held(server)).map((tool) => tool.key));
+  }
+
   private record(server: string, key: string): void {
     this.deps.activity.record({
       at: this.deps.clock.now().toISOString(),

@@ -1,4 +1,5 @@
-import type { CapabilityListing, ServerCapabilities } from '../../domain/ports.js';
+import type { CapabilityListing, CapabilityView, ServerCapabilities } from '../../domain/ports.js';
+import { reviewCommand } from '../../domain/tool-pin.js';
 import type { Colors } from './colors.js';
 import type { ServerView } from './server-table.js';
 
@@ -15,10 +16,15 @@ export type TreeCapabilities =
   | { readonly ok: true; readonly capabilities: ServerCapabilities }
   | { readonly ok: false; readonly message: string };
 
-function sectionLines(listing: CapabilityListing, colors: Colors): string[] {
-  const lines = listing.items.map((item) =>
-    item.enabled ? item.key : `${colors.dim(item.key)} ${colors.yellow('(disabled)')}`,
-  );
+/** One item; a tool held back for a changed definition names the command that reviews it. */
+function itemLine(item: CapabilityView, server: string, colors: Colors): string {
+  const line = item.enabled ? item.key : `${colors.dim(item.key)} ${colors.yellow('(disabled)')}`;
+  if (item.held !== true) return line;
+  return `${line} ${colors.yellow(`(changed — review: ${reviewCommand(server)})`)}`;
+}
+
+function sectionLines(listing: CapabilityListing, server: string, colors: Colors): string[] {
+  const lines = listing.items.map((item) => itemLine(item, server, colors));
   // "could not load" is not "empty" (ADR-004): say which one it is.
   if (listing.status === 'could-not-load')
     lines.unshift(colors.red(`could not load: ${listing.error.message}`));
@@ -50,17 +56,22 @@ export function renderCapabilityTree(
     out.push(...branch([colors.red(`could not load: ${tree.message}`)], ''));
     return `${out.join('\n')}\n`;
   }
-  appendSections(tree.capabilities, colors, out);
+  appendSections(server.name, tree.capabilities, colors, out);
   return `${out.join('\n')}\n`;
 }
 
-function appendSections(capabilities: ServerCapabilities, colors: Colors, out: string[]): void {
+function appendSections(
+  server: string,
+  capabilities: ServerCapabilities,
+  colors: Colors,
+  out: string[],
+): void {
   capabilitySections.forEach(([field, title], index) => {
     const last = index === capabilitySections.length - 1;
     const listing = capabilities[field];
     // A count only for a real list: known keys of a list that failed are not "all there is".
     const count = listing.status === 'ok' ? ` ${colors.dim(`(${listing.items.length})`)}` : '';
     out.push(`${last ? '└─ ' : '├─ '}${title}${count}`);
-    out.push(...branch(sectionLines(listing, colors), last ? '   ' : '│  '));
+    out.push(...branch(sectionLines(listing, server, colors), last ? '   ' : '│  '));
   });
 }

@@ -46,6 +46,11 @@ export interface CapabilityView {
   readonly enabled: boolean;
   /** The upstream's own definition (name, title, description, inputSchema, …), verbatim. */
   readonly definition: JsonObject | null;
+  /**
+   * Tools only: its definition changed since the user allowed it, and it is held back
+   * (not listed to agents, calls refused) until reviewed with `coffer mcp review`.
+   */
+  readonly held?: boolean;
 }
 
 /** `could-not-load` is not `empty`: the UI and CLI must tell them apart (ADR-004). */

@@ -17,6 +17,7 @@ export const findingCodes = [
   'SECRET_MISSING',
   'SERVER_FAILING',
   'SERVER_NEEDS_SIGN_IN',
+  'TOOLS_CHANGED',
   'AGENT_SHIM_BROKEN',
   'AGENT_CONFIG_UNREADABLE',
 ] as const;

@@ -5,13 +5,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toolsOnceListed } from '../../support/listed-tools.js';
+import { addEverything, everythingServer } from '../../support/everything-server.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
-const everything = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
 const loose = z.looseObject({});
 
 /**
@@ -35,12 +32,7 @@ describe('aggregated /mcp over real upstreams', () => {
       args: [fixture],
     });
     await register(daemon, { name: 'remote', transport: 'http', url: httpFixture.url });
-    await register(daemon, {
-      name: 'everything',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [everything, 'stdio'],
-    });
+    await addEverything(daemon);
     client = await daemon.client();
   });
 
@@ -107,7 +99,7 @@ describe('aggregated /mcp over real upstreams', () => {
   it('relays upstream JSON-RPC errors exactly as a direct client sees them', async () => {
     // args-prompt requires "city": the upstream answers invalid-params itself.
     const request = { name: 'args-prompt', arguments: {} };
-    const direct = await withDirectClient(everything, (c) =>
+    const direct = await withDirectClient(everythingServer, (c) =>
       c.getPrompt(request).catch((e: unknown) => e),
     );
     const relayed = await client

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
@@ -6,17 +5,8 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually } from '../../support/eventually.js';
-import {
-  cofferBin,
-  repoRoot,
-  startDaemon,
-  type RunningDaemon,
-} from '../../support/running-daemon.js';
-
-const everything = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
+import { addEverything } from '../../support/everything-server.js';
+import { cofferBin, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 type Era = 'pinned 2026-07-28' | 'auto' | 'v1 (2025-11-25)';
 type Path = '/mcp' | '/servers/everything/mcp' | 'shim';
@@ -83,13 +73,7 @@ describe('both protocol eras downstream', () => {
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    const added = await daemon.api('POST', '/servers', {
-      name: 'everything',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [everything, 'stdio'],
-    });
-    expect(added.status).toBe(201);
+    await addEverything(daemon);
   });
 
   afterAll(async () => {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
@@ -10,14 +9,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
 import { toolsOnceListed } from '../../support/listed-tools.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { addEverything } from '../../support/everything-server.js';
+import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { upstreamLog } from '../../support/upstream-log.js';
 
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
-const everything = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
 const fullCapabilities = { roots: { listChanged: true }, sampling: {}, elicitation: {} };
 
 /** A client that declares roots, sampling and elicitation, answering each with `tag`. */
@@ -51,18 +46,8 @@ describe('protocol fidelity through the aggregated /mcp', () => {
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    for (const [name, args] of [
-      ['everything', [everything, 'stdio']],
-      ['fixture', [fixture, '--scenario', 'basic']],
-    ] as const) {
-      const response = await daemon.api('POST', '/servers', {
-        name,
-        transport: 'stdio',
-        command: process.execPath,
-        args,
-      });
-      expect(response.status).toBe(201);
-    }
+    await addEverything(daemon);
+    await addFixture(daemon, 'fixture', ['--scenario', 'basic']);
   });
 
   afterAll(async () => {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -13,7 +12,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
 import { toolsOnceListed } from '../../support/listed-tools.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { addEverything } from '../../support/everything-server.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 /**
  * Tasks (MCP 2025-11-25) through the aggregated /mcp, against server-everything's
@@ -21,10 +21,6 @@ import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running
  * SDK's own task client.
  */
 
-const everything = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
 const research = 'everything__simulate-research-query';
 const taskClient = { tasks: { list: {}, cancel: {}, requests: {} } };
 const coffersId = /^everything__[0-9a-f]{32}$/;
@@ -33,13 +29,7 @@ let daemon: RunningDaemon;
 
 beforeAll(async () => {
   daemon = await startDaemon();
-  const added = await daemon.api('POST', '/servers', {
-    name: 'everything',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [everything, 'stdio'],
-  });
-  expect(added.status).toBe(201);
+  await addEverything(daemon);
 });
 
 afterAll(async () => {

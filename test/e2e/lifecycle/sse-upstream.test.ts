@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitForExit, waitForPort } from '../../support/fixture-process.js';
+import { everythingServer } from '../../support/everything-server.js';
 import { freeRestartPort } from '../../support/free-port-range.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { textOf } from '../../support/tool-result.js';
@@ -14,10 +15,6 @@ import { toolsOnceListed } from '../../support/listed-tools.js';
  * the next call succeeds on a fresh connection without the user doing anything.
  */
 
-const EVERYTHING = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
 /** Binds server-everything's listener to 127.0.0.1 and prints `listening <port>`. */
 const LOOPBACK_PRELOAD = join(repoRoot, 'dist/bench/loopback-listen.js');
 
@@ -28,7 +25,7 @@ interface SseServer {
 }
 
 async function startEverythingSse(port: number): Promise<SseServer> {
-  const child = spawn(process.execPath, ['--import', LOOPBACK_PRELOAD, EVERYTHING, 'sse'], {
+  const child = spawn(process.execPath, ['--import', LOOPBACK_PRELOAD, everythingServer, 'sse'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, PORT: String(port) },
   });

@@ -38,6 +38,40 @@ interface ActivityRow {
   readonly error_code: string | null;
 }
 
+interface ToolView {
+  readonly key: string;
+  readonly held?: boolean;
+}
+
+/** The tools of `web` GET /servers/web/capabilities marks `held`, and echo's flag. */
+async function heldTools(daemon: RunningDaemon): Promise<{ held: string[]; echo: unknown }> {
+  const { body } = await daemon.api('GET', '/servers/web/capabilities');
+  const tools = body.tools.items as ToolView[];
+  return {
+    held: tools.filter((tool) => tool.held === true).map((tool) => tool.key),
+    echo: tools.find((tool) => tool.key === 'echo')?.held,
+  };
+}
+
+interface Finding {
+  readonly code: string;
+  readonly level: string;
+  readonly subject: string;
+  readonly message: string;
+  readonly fix: string | null;
+}
+
+/** `coffer doctor --json` with no agent config to check (HOME is the test's own folder). */
+async function doctorCli(daemon: RunningDaemon): Promise<{ code: number; findings: Finding[] }> {
+  const env = { ...daemon.env, HOME: daemon.home, XDG_CONFIG_HOME: daemon.home };
+  const run = await runCoffer(env, ['doctor', '--json']);
+  const output = JSON.parse(run.stdout) as { findings: Finding[] };
+  return { code: run.code, findings: output.findings };
+}
+
+const changedFinding = (findings: readonly Finding[]) =>
+  findings.filter((finding) => finding.code === 'TOOLS_CHANGED');
+
 async function activityOf(daemon: RunningDaemon, action: string): Promise<ActivityRow[]> {
   const rows = (await daemon.api('GET', '/activity?server=web')).body.activity as ActivityRow[];
   return rows.filter((row) => row.action === action);
@@ -99,6 +133,31 @@ describe('tool pinning: a changed definition is held back until reviewed (issue 
       error_code: 'TOOL_CHANGED',
     });
 
+    // Where the server's tools are listed, the held-back one is marked with its review.
+    expect(await heldTools(daemon)).toEqual({ held: ['fetch_page'], echo: false });
+    const tree = await runCoffer(daemon.env, ['mcp', 'list', '--tree']);
+    expect(tree.code, tree.stderr).toBe(0);
+    expect(tree.stdout).toContain('fetch_page (changed — review: coffer mcp review web)');
+    expect(tree.stdout).toMatch(/─ echo\n/);
+    const treeJson = await runCoffer(daemon.env, ['mcp', 'list', '--tree', '--json']);
+    expect(JSON.parse(treeJson.stdout).servers[0].capabilities.tools.items).toContainEqual(
+      expect.objectContaining({ key: 'fetch_page', held: true }),
+    );
+    // The doctor warns, with the command that reviews it; a warning is not broken.
+    const expected = {
+      code: 'TOOLS_CHANGED',
+      level: 'warn',
+      subject: 'web',
+      message: expect.stringMatching(/^1 tool of web changed its definition .*: fetch_page$/),
+      fix: 'coffer mcp review web',
+    };
+    const report = await daemon.api('GET', '/doctor');
+    expect(changedFinding(report.body.findings as Finding[])).toEqual([expected]);
+    const doctor = await doctorCli(daemon);
+    expect(changedFinding(doctor.findings)).toEqual([expected]);
+    expect(doctor.findings.filter((finding) => finding.level === 'fail')).toEqual([]);
+    expect(doctor.code).toBe(0);
+
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changed += 1));
     const accepted = await runCoffer(daemon.env, [
@@ -117,6 +176,12 @@ describe('tool pinning: a changed definition is held back until reviewed (issue 
     await call(client, 'web__fetch_page');
     await expect.poll(() => upstreamLogCount(daemon.home, 'web', 'fetch_page: ran')).toBe(2);
     await expect.poll(() => activityOf(daemon, 'tool.accept')).toHaveLength(1);
+    expect(await heldTools(daemon)).toEqual({ held: [], echo: false });
+    const treeAfter = await runCoffer(daemon.env, ['mcp', 'list', '--tree']);
+    expect(treeAfter.stdout).not.toContain('changed — review');
+    const after = await daemon.api('GET', '/doctor');
+    expect(changedFinding(after.body.findings as Finding[])).toEqual([]);
+    expect(changedFinding((await doctorCli(daemon)).findings)).toEqual([]);
 
     const nothing = await runCoffer(daemon.env, ['mcp', 'review', 'web', '--json']);
     expect(JSON.parse(nothing.stdout)).toEqual({ server: 'web', tools: [] });

@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShimClient, repoRoot } from '../../integration/shim/support/shim-client.js';
+import { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { addEverything } from '../../support/everything-server.js';
 import { createCofferHome, type CofferHome } from './support/coffer-home.js';
 
 /**
@@ -9,10 +9,6 @@ import { createCofferHome, type CofferHome } from './support/coffer-home.js';
  * notifications and a task outliving its shim work there as on /mcp.
  */
 
-const everything = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
 const research = 'everything__simulate-research-query';
 const taskClient = { tasks: { list: {}, cancel: {}, requests: {} } };
 
@@ -40,13 +36,7 @@ async function startResearch(client: ShimClient, topic: string): Promise<string>
 beforeAll(async () => {
   coffer = await createCofferHome();
   await shim();
-  const added = await coffer.api('POST', '/servers', {
-    name: 'everything',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [everything, 'stdio'],
-  });
-  expect(added.status).toBe(201);
+  await addEverything(coffer);
 });
 
 afterAll(async () => {

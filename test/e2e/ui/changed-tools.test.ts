@@ -48,6 +48,10 @@ describe('changed tools on the server page in Chromium', () => {
   });
 
   const section = () => page.getByRole('region', { name: 'Changed tools' });
+  const heldMark = (tool: string) =>
+    page
+      .getByRole('list', { name: 'tools', exact: true })
+      .getByRole('button', { name: `${tool} changed — review the change` });
 
   it('shows no section while nothing changed, then the diff once the definition changes', async () => {
     expect(await section().count()).toBe(0);
@@ -65,14 +69,45 @@ describe('changed tools on the server page in Chromium', () => {
     expect(await lines('remove')).toContainEqual('-   "description": "Fetches a web page.",');
     await section().scrollIntoViewIfNeeded();
     await screenshot(page, 'changed-tools');
+    // The Tools tab marks it, and the mark goes to its review.
+    await heldMark('fetch_page').waitFor();
+    expect(await heldMark('echo').count()).toBe(0);
+    await heldMark('fetch_page').click();
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'))
+      .toBe('changed-tools-title');
+    // …below the sticky top bar, not under it.
+    const bar = await page.locator('.topbar').boundingBox();
+    const heading = await section().getByRole('heading', { name: 'Changed tools' }).boundingBox();
+    expect(heading?.y ?? 0).toBeGreaterThanOrEqual((bar?.y ?? 0) + (bar?.height ?? Infinity));
     // The playground is refused too: the call path is the boundary.
     const run = await daemon.api('POST', '/servers/web/call', { tool: 'fetch_page' });
     expect(run.body).toMatchObject({ outcome: 'error', error: { code: 'TOOL_CHANGED' } });
   });
 
+  it('the Doctor page warns of it with the command that reviews it, and links the server', async () => {
+    await page.goto(`${daemon.baseUrl}/#/doctor`);
+    const finding = page.locator('.finding', { hasText: 'TOOLS_CHANGED' });
+    await finding.getByText('Worth knowing').waitFor();
+    await finding.getByText(/1 tool of web changed its definition .*: fetch_page/).waitFor();
+    await finding
+      .locator('.copy-code code')
+      .getByText('coffer mcp review web', { exact: true })
+      .waitFor();
+    await finding.getByRole('link', { name: 'web', exact: true }).click();
+    await page.getByRole('region', { name: 'Before a tool runs' }).waitFor();
+    await heldMark('fetch_page').waitFor();
+  });
+
   it('Accept lists the tool again: the section goes, the API and the CLI agree', async () => {
     await section().getByRole('button', { name: 'Accept the change to fetch_page' }).click();
     await section().waitFor({ state: 'detached' });
+    // The Tools tab follows without a reload, and the doctor no longer warns.
+    await heldMark('fetch_page').waitFor({ state: 'detached' });
+    const report = await daemon.api('GET', '/doctor');
+    expect(report.body.findings).not.toContainEqual(
+      expect.objectContaining({ code: 'TOOLS_CHANGED' }),
+    );
     expect((await daemon.api('GET', '/servers/web/reviews')).body.tools).toEqual([]);
     const cli = await runCoffer(daemon.env, ['mcp', 'review', 'web']);
     expect(cli.code, cli.stderr).toBe(0);

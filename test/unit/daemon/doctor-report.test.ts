@@ -164,6 +164,37 @@ describe('the doctor report', () => {
     ]);
   });
 
+  it('warns of tools held back for a changed definition, with the command that reviews them', async () => {
+    const held: Record<string, string[]> = { web: ['fetch', 'wipe'], files: ['read'], off: ['x'] };
+    const { report } = doctor([record('web'), record('files'), record('off', { enabled: false })], {
+      heldTools: (server) => Promise.resolve(held[server] ?? []),
+    });
+    const findings = (await report()).findings;
+    expect(findings).toEqual([
+      {
+        code: 'TOOLS_CHANGED',
+        level: 'warn',
+        subject: 'web',
+        message:
+          '2 tools of web changed their definitions since you allowed them, and are held back (agents do not see them): fetch, wipe',
+        fix: 'coffer mcp review web',
+      },
+      expect.objectContaining({
+        code: 'TOOLS_CHANGED',
+        subject: 'files',
+        message: expect.stringMatching(/^1 tool of files changed its definition .*: read$/),
+        fix: 'coffer mcp review files',
+      }),
+    ]);
+  });
+
+  it('still reports when the pin records cannot be read', async () => {
+    const { report } = doctor([record('web')], {
+      heldTools: () => Promise.reject(new Error('database is locked')),
+    });
+    expect((await report()).findings).toEqual([]);
+  });
+
   it('fails a Node older than 20.19', () => {
     expect(nodeFinding('v20.19.0')).toBeUndefined();
     expect(nodeFinding('v22.0.0')).toBeUndefined();

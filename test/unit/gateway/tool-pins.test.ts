@@ -28,7 +28,7 @@ function setup() {
       items.map((item) => ({ key: item['name'] as string, item })),
       new Map(items.map((item) => [item['name'] as string, enabled])),
     );
-  return { repository, activity, changed, clock, check };
+  return { repository, activity, changed, clock, check, pins };
 }
 
 describe('ToolPins', () => {
@@ -80,5 +80,16 @@ describe('ToolPins', () => {
     await t.check([fetchTool('Changed again')]);
     expect([...(await t.check([fetchTool('Changed')]))]).toEqual([]);
     expect(await t.repository.held('web')).toEqual([]);
+  });
+
+  it('says which tools wait for review from the records alone, until accepted', async () => {
+    const t = setup();
+    await t.check([fetchTool('Fetches'), { name: 'echo', inputSchema: { type: 'object' } }]);
+    expect([...(await t.pins.waiting('web'))]).toEqual([]);
+    await t.check([fetchTool('Changed'), { name: 'echo', inputSchema: { type: 'object' } }]);
+    expect([...(await t.pins.waiting('web'))]).toEqual(['fetch']);
+    expect([...(await t.pins.waiting('other'))]).toEqual([]);
+    await t.repository.accept('web');
+    expect([...(await t.pins.waiting('web'))]).toEqual([]);
   });
 });

@@ -44,6 +44,8 @@ export interface CapabilityView {
   readonly key: string;
   readonly enabled: boolean;
   readonly definition: Readonly<Record<string, unknown>> | null;
+  /** Tools only: changed since allowed, held back until reviewed (the Changed tools section). */
+  readonly held?: boolean;
 }
 
 export type CapabilityListing =
@@ -157,6 +159,7 @@ export type FindingCode =
   | 'SECRET_MISSING'
   | 'SERVER_FAILING'
   | 'SERVER_NEEDS_SIGN_IN'
+  | 'TOOLS_CHANGED'
   | 'AGENT_SHIM_BROKEN'
   | 'AGENT_CONFIG_UNREADABLE';
 

@@ -3,6 +3,30 @@ import { Switch } from './switch.js';
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** The id of the server page's Changed tools heading (changed-tools.tsx), where a held tool is reviewed. */
+export const CHANGED_TOOLS_ID = 'changed-tools-title';
+
+/** Goes to the Changed tools section: the hash holds the route, so no `#id` link can. */
+function showChangedTools(): void {
+  const heading = document.getElementById(CHANGED_TOOLS_ID);
+  heading?.scrollIntoView({ block: 'start' });
+  heading?.focus();
+}
+
+/** A tool held back for a changed definition: the way to its review. */
+function HeldMark({ tool }: { tool: string }) {
+  return (
+    <button
+      type="button"
+      className="tag tag-held"
+      aria-label={`${tool} changed — review the change`}
+      onClick={showChangedTools}
+    >
+      changed — review
+    </button>
+  );
+}
+
 /** One tool / prompt / resource: switch, name, description, and its schema on demand. */
 export function CapabilityItem(props: {
   readonly item: CapabilityView;
@@ -23,6 +47,7 @@ export function CapabilityItem(props: {
             <span className="capability-title">{title}</span>
           )}
           {definition === null && <span className="tag">not listed now</span>}
+          {item.held === true && <HeldMark tool={item.key} />}
         </p>
         {description !== undefined && <p className="capability-description">{description}</p>}
         {schema !== undefined && (

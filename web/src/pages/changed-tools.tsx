@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, errorText, serverPath } from '../api/client.js';
 import type { DaemonEvent, ReviewedTool, ToolReviews } from '../api/types.js';
+import { CHANGED_TOOLS_ID } from '../components/capability-item.js';
 import { DiffView } from '../components/diff-view.js';
 import { Notice } from '../components/notice.js';
 import { useToast } from '../components/toasts.js';
@@ -78,8 +79,8 @@ export function ChangedTools({ server }: { server: string }) {
     );
   if (data === undefined || data.tools.length === 0) return null;
   return (
-    <section className="changed-tools" aria-labelledby="changed-tools-title">
-      <h2 id="changed-tools-title" className="section-title">
+    <section className="changed-tools" aria-labelledby={CHANGED_TOOLS_ID}>
+      <h2 id={CHANGED_TOOLS_ID} className="section-title" tabIndex={-1}>
         Changed tools
       </h2>
       <p className="muted">

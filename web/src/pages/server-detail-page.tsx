@@ -34,7 +34,11 @@ function useServerEvents(
     else if (event.type === 'server.state') server.set((s) => ({ ...s, status: event.status }));
     else if (event.type === 'capability.toggled')
       caps.set((c) => withEnabled(c, event.capability_type, new Set(event.keys), event.enabled));
-    else server.reload();
+    else if (event.type === 'server.changed') {
+      // A tool held back or accepted changes its mark in the Tools tab too.
+      server.reload();
+      caps.reload();
+    } else server.reload();
   });
 }
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../../domain/ports.js';
 import { capabilityKinds } from '../../capability-kinds.js';
-import { needsTasks } from '../../session-catalog.js';
+import { needsTasks } from '../../task-only-tools.js';
 import type { TaskExtension } from '../../task-extension.js';
 import type { TaskRelay } from '../../task-relay.js';
 import { declaresTasks } from '../../task-shapes.js';
