@@ -108,6 +108,15 @@ export class TargetRelay {
     return (await this.redact(result)).result;
   }
 
+  /**
+   * A result that reached the client without call(): a task's outcome, fetched later with
+   * tasks/result (2025-11-25) or embedded in tasks/get (2026-07-28). No stored secret
+   * may leave that way either.
+   */
+  async redactLate(result: JsonObject): Promise<JsonObject> {
+    return (await this.redact(result)).result;
+  }
+
   private async redact(result: JsonObject): Promise<GuardedResult> {
     return (await this.deps.guard?.redactResult(result)) ?? { result, events: [] };
   }

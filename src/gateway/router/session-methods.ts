@@ -57,7 +57,7 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
       ['ping', pingHandler],
       ['logging/setLevel', setLevelHandler(parts.logs)],
       ...relayedMethods(parts, (call) => taskCreatingCall(parts.tasks, call)),
-      ...tasksHandlers(parts.tasks),
+      ...redactedTaskResults(parts.relay, 'tasks/result', tasksHandlers(parts.tasks)),
     ],
     [
       ['notifications/initialized', () => undefined],
@@ -96,7 +96,7 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
       ([method, handler]) =>
         [method, method === 'tools/list' ? withoutTaskOnlyTools(handler) : handler] as const,
     ),
-    ...taskExtensionHandlers(parts.tasks),
+    ...redactedTaskResults(parts.relay, 'tasks/get', taskExtensionHandlers(parts.tasks)),
   ];
   return methodTable(
     entries.map(([method, handler]) => {
@@ -109,6 +109,20 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
       ];
     }),
   );
+}
+
+/** The task method that carries a task's outcome passes the secret guard's redaction. */
+function redactedTaskResults(
+  relay: TargetRelay,
+  outcome: string,
+  handlers: (readonly [string, RequestHandler])[],
+): (readonly [string, RequestHandler])[] {
+  return handlers.map(([method, handler]) => [
+    method,
+    method === outcome
+      ? async (params, context) => relay.redactLate(await handler(params, context))
+      : handler,
+  ]);
 }
 
 /** The 2026-07-28 methods whose result may be input_required. */

@@ -18,17 +18,19 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function start(blockCredentials = false): Promise<Harness> {
-  const guard = new SecretGuard({
+const guardOf = (blockCredentials: boolean) =>
+  new SecretGuard({
     secrets: {
       known: () => Promise.resolve([{ name: 'a/env/KEY', value: SECRET, owners: ['a'] }]),
     },
     blockCredentials,
   });
+
+async function start(blockCredentials = false): Promise<Harness> {
   harness = await startSession(
     { a: echo, b: echo },
     { kind: 'aggregated' },
-    { secretGuard: guard },
+    { secretGuard: guardOf(blockCredentials) },
   );
   await harness.initialize();
   return harness;
@@ -81,5 +83,36 @@ describe('a session guards the secrets Coffer stores', () => {
     const h = await start();
     await call(h, 2, 'b__echo', { text: 'hello' });
     expect(h.activity.at(-1)).toMatchObject({ outcome: 'ok', guard: null });
+  });
+
+  it("redacts a task's outcome fetched later with tasks/result", async () => {
+    const running = {
+      taskId: 'up-1',
+      status: 'completed',
+      ttl: 60_000,
+      createdAt: '',
+      lastUpdatedAt: '',
+    };
+    const tasks: Script = {
+      'tools/list': () => ({ tools: [{ name: 'job', execution: { taskSupport: 'required' } }] }),
+      'tools/call': () => ({ task: running }),
+      'tasks/result': () => ({ content: [{ type: 'text', text: `token ${SECRET}` }] }),
+    };
+    harness = await startSession(
+      { a: tasks },
+      { kind: 'aggregated' },
+      { secretGuard: guardOf(false) },
+    );
+    await harness.initialize({ tasks: { requests: {} } });
+    const created = await harness.client.request(2, 'tools/call', {
+      name: 'a__job',
+      arguments: {},
+      task: { ttl: 60_000 },
+    });
+    const taskId = ((created['result'] as JsonObject)['task'] as JsonObject)['taskId'];
+    const outcome = await harness.client.request(3, 'tasks/result', { taskId });
+    expect(outcome['result']).toEqual({
+      content: [{ type: 'text', text: 'token [redacted: secret a/env/KEY]' }],
+    });
   });
 });
