@@ -56,6 +56,26 @@ export function activitySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): A
   };
 }
 
+/**
+ * The activity log's read side as of every entry recorded so far: a query first waits for
+ * the queue to be written. Without it, an entry recorded just before a page loads is in
+ * neither place that page looks: not yet in the store its load reads, and already past
+ * the live event stream it subscribes to after.
+ */
+export function readYourWrites(
+  writer: Pick<ActivityWriter, 'flush'>,
+  repository: ActivityRepository,
+): ActivityRepository {
+  return {
+    append: (entries) => repository.append(entries),
+    prune: (olderThan, keepRows) => repository.prune(olderThan, keepRows),
+    query: async (query) => {
+      await writer.flush();
+      return repository.query(query);
+    },
+  };
+}
+
 export interface ActivityWriterOptions extends ActivitySettings {
   readonly repository: Pick<ActivityRepository, 'append' | 'prune'>;
   readonly clock: Clock;

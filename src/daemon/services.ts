@@ -27,7 +27,7 @@ import { lazyAgentSetup } from './agent-setup-loader.js';
 import { tokensEqual } from './access-guard.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
-import { ActivityWriter, activitySettingsFromEnv } from './activity-writer.js';
+import { ActivityWriter, activitySettingsFromEnv, readYourWrites } from './activity-writer.js';
 import type { CreateServices } from './daemon-services.js';
 import { EventBus } from './event-bus.js';
 import { handleOAuthCallback } from './oauth-callback.js';
@@ -188,6 +188,7 @@ export const createServices: CreateServices = async ({
   };
   const api = createApiApp({
     ...repositories,
+    activity: readYourWrites(activity, repositories.activity),
     catalog,
     notifier,
     clock,

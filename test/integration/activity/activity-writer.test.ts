@@ -3,6 +3,7 @@ import {
   ActivityWriter,
   activitySettingsFromEnv,
   DEFAULT_ACTIVITY_SETTINGS,
+  readYourWrites,
 } from '../../../src/daemon/activity-writer.js';
 import type { ActivityEntry, ActivityRepository } from '../../../src/domain/ports.js';
 import { silentLogger } from '../../../src/observability/logger.js';
@@ -53,6 +54,15 @@ describe('ActivityWriter', () => {
     expect(await temp.repos.activity.count()).toBe(5);
     const keys = (await temp.repos.activity.query({})).map((row) => row.capability_key);
     expect(keys).toEqual(['t4', 't3', 't2', 't1', 't0']);
+    await sink.close();
+  });
+
+  it('answers a query with every entry recorded before it, queued ones included', async () => {
+    const sink = writer({ flushDelayMs: 600_000, batchSize: 1000 });
+    const reads = readYourWrites(sink, temp.repos.activity);
+    sink.record(entry(clock.iso(), 'just-now'));
+    const keys = (await reads.query({})).map((row) => row.capability_key);
+    expect(keys).toEqual(['just-now']);
     await sink.close();
   });
 
