@@ -71,6 +71,14 @@ function classifyClaim(
     return { era: 'modern', message: body as JSONRPCMessage };
   }
   const { protocolVersion } = envelope;
+  // Headers that disagree with the body are -32020 before the version is judged: a
+  // request whose header names 2026-07-28 and whose body names another is a mismatch.
+  const claimed = headers?.protocolVersion;
+  if (isRequest && claimed !== undefined && claimed !== protocolVersion)
+    return reject(
+      RPC.headerMismatch,
+      `Bad Request: the request headers and body disagree: the body envelope names protocol version ${protocolVersion} but the MCP-Protocol-Version header names ${claimed}`,
+    );
   if (!MODERN_PROTOCOL_VERSIONS.includes(protocolVersion)) return unsupported(protocolVersion);
   if (headers !== undefined && isRequest) {
     const mismatch = headerMismatch(headers, method, protocolVersion, params);

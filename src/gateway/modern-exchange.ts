@@ -4,6 +4,19 @@ import { isResponse } from './json-rpc-shape.js';
 import { PostExchange } from './post-exchange.js';
 import type { StatelessService } from './stateless-service.js';
 
+/**
+ * The HTTP status 2026-07-28 gives an error answer sent as JSON: 404 for a method Coffer
+ * does not serve on this era (the removed ones included: initialize, ping,
+ * logging/setLevel, resources/subscribe), 400 for a capability the client did not
+ * declare; every other answer, errors of a call included, is 200.
+ */
+export function modernAnswerStatus(answer: JSONRPCMessage): number {
+  if (!('error' in answer)) return 200;
+  if (answer.error.code === -32601) return 404;
+  if (answer.error.code === -32021) return 400;
+  return 200;
+}
+
 /** Without an answer by then, the response turns into an SSE stream (as a session's does). */
 const STREAM_AFTER_MS = 10_000;
 
@@ -26,6 +39,7 @@ export function serveModernPost(
     sessionId: undefined,
     streamAfterMs: STREAM_AFTER_MS,
     serialize: (out) => JSON.stringify(out),
+    statusOf: modernAnswerStatus,
   });
   let ended = false;
   const router = service.channel((out) => {

@@ -38,6 +38,8 @@ export interface PostExchangeOptions {
   readonly streamAfterMs: number;
   /** JSON text of a message (SerializedResults reuses kept results). */
   readonly serialize: (message: JSONRPCMessage) => string;
+  /** The HTTP status of a JSON (not streamed, not batched) answer; default 200. */
+  readonly statusOf?: (answer: JSONRPCMessage) => number;
 }
 
 /**
@@ -107,7 +109,9 @@ export class PostExchange {
       return void res.end();
     }
     const body = batch ? `[${answers.join(',')}]` : answers[0]!;
-    res.writeHead(200, {
+    const single = batch ? undefined : this.answers.get(ids[0]!);
+    const status = single === undefined ? 200 : (this.options.statusOf?.(single) ?? 200);
+    res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
       ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),

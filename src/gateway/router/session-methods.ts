@@ -82,20 +82,21 @@ export interface StatelessMethodParts extends Omit<
 }
 
 /**
- * The methods of a 2026-07-28 request: no initialize, logging/setLevel or session
- * notifications (the revision removed them); server/discover and subscriptions/listen
- * instead, and the tasks extension's methods; every result with its resultType and, on
+ * The methods of a 2026-07-28 request: no initialize, ping, logging/setLevel, resource
+ * subscriptions or session notifications (the revision removed them); server/discover and
+ * subscriptions/listen instead, and the tasks extension's methods; every result with its resultType and, on
  * lists, cache hints. Task-only tools are listed to clients that declare the extension.
  */
 export function statelessMethods(parts: StatelessMethodParts): MethodTable {
   const entries: (readonly [string, RequestHandler])[] = [
     ['server/discover', discoverHandler(parts.discover)],
     ['subscriptions/listen', subscriptionsListenHandler(parts.hub, parts.stopping)],
-    ['ping', pingHandler],
-    ...relayedMethods(parts, (call) => taskExtensionCall(parts.tasks, call)).map(
-      ([method, handler]) =>
-        [method, method === 'tools/list' ? withoutTaskOnlyTools(handler) : handler] as const,
-    ),
+    ...relayedMethods(parts, (call) => taskExtensionCall(parts.tasks, call))
+      .filter(([method]) => !REMOVED_IN_2026.has(method))
+      .map(
+        ([method, handler]) =>
+          [method, method === 'tools/list' ? withoutTaskOnlyTools(handler) : handler] as const,
+      ),
     ...redactedTaskResults(parts.relay, 'tasks/get', taskExtensionHandlers(parts.tasks)),
   ];
   return methodTable(
@@ -124,6 +125,12 @@ function redactedTaskResults(
       : handler,
   ]);
 }
+
+/**
+ * Methods 2026-07-28 removed (with ping, initialize and logging/setLevel, which the
+ * stateless table never had): resource updates reach a client through subscriptions/listen.
+ */
+const REMOVED_IN_2026 = new Set(['resources/subscribe', 'resources/unsubscribe']);
 
 /** The 2026-07-28 methods whose result may be input_required. */
 const MULTI_ROUND_TRIP = new Set(['tools/call', 'prompts/get', 'resources/read']);

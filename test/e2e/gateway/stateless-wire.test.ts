@@ -116,6 +116,29 @@ describe('2026-07-28 requests on /mcp', () => {
     );
     expect(wrongName.message.error.code).toBe(-32020);
     expect(wrongName.message.error.message).toContain('Mcp-Name');
+    // A header naming 2026-07-28 over a body naming another version is a mismatch first.
+    const body = modernRequest('server/discover');
+    body.params._meta = { ...envelope, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' };
+    const versions = await exchange(body, headersFor('server/discover'));
+    expect(versions.status).toBe(400);
+    expect(versions.message.error.code).toBe(-32020);
+  });
+
+  it('answers the methods 2026-07-28 removed, and unknown ones, with 404 and -32601', async () => {
+    const removed = ['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'];
+    for (const [index, method] of [...removed, 'unknown/method'].entries()) {
+      const params = method.startsWith('resources/') ? { uri: 'coffer://fixture/x' } : {};
+      const { status, message } = await exchange(
+        modernRequest(method, params, 500 + index),
+        headersFor(method),
+      );
+      expect({ method, status, code: message.error?.code, id: message.id }).toEqual({
+        method,
+        status: 404,
+        code: -32601,
+        id: 500 + index,
+      });
+    }
   });
 
   it('does not answer an initialize for 2026-07-28 as if it were a handshake version', async () => {

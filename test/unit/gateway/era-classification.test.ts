@@ -46,6 +46,15 @@ describe('which era a message belongs to', () => {
     });
   });
 
+  it('judges a header that disagrees with the body before the version: -32020, not -32022', () => {
+    expect(classifyMessage(call('2099-01-01'), headers())).toMatchObject({
+      status: 400,
+      error: { code: -32020 },
+    });
+    const both = headers({ protocolVersion: '2099-01-01' });
+    expect(classifyMessage(call('2099-01-01'), both)).toMatchObject({ error: { code: -32022 } });
+  });
+
   it('refuses a malformed envelope with -32602', () => {
     const bad = {
       jsonrpc: '2.0',
