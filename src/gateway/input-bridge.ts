@@ -29,6 +29,7 @@ type Step = { readonly result: JsonObject } | { readonly questions: Question[] }
 class BridgedCall {
   private readonly questions: Question[] = [];
   private wake: (() => void) | undefined;
+  private refusal: Error | undefined;
 
   constructor(
     readonly outcome: Promise<JsonObject>,
@@ -40,11 +41,21 @@ class BridgedCall {
     this.wake?.();
   }
 
+  /** The call cannot go on without what the client did not declare: it fails with `error`. */
+  refuse(error: Error): void {
+    this.refusal ??= error;
+    this.wake?.();
+  }
+
   /** The upstream's result, or the questions it asked meanwhile, whichever comes first. */
   next(): Promise<Step> {
+    if (this.refusal !== undefined) return Promise.reject(this.refusal);
     if (this.questions.length > 0) return Promise.resolve({ questions: this.questions.splice(0) });
     return new Promise((resolve, reject) => {
-      this.wake = () => resolve({ questions: this.questions.splice(0) });
+      this.wake = () =>
+        this.refusal === undefined
+          ? resolve({ questions: this.questions.splice(0) })
+          : reject(this.refusal);
       this.outcome.then((result) => resolve({ result }), reject);
     }).finally(() => (this.wake = undefined)) as Promise<Step>;
   }
@@ -103,6 +114,17 @@ export class InputBridge extends DownstreamRequests {
   capabilities(): JsonObject {
     const [call, another] = [...this.running];
     return call === undefined || another !== undefined ? {} : call.capabilities;
+  }
+
+  /**
+   * An upstream asked `method` of a client that did not declare `capability` (the peer
+   * tells it "method not found"). The one running request then fails with the spec's
+   * -32021 naming the capability, so its client can declare it and retry.
+   */
+  undeclared(method: string, capability: string): void {
+    const [call, another] = [...this.running];
+    if (call !== undefined && another === undefined && REQUIRED[method] === capability)
+      call.refuse(missingCapability(method, capability));
   }
 
   /** One request that may need input: started, or resumed by its `requestState`. */
@@ -179,4 +201,12 @@ export class InputBridge extends DownstreamRequests {
     for (const question of parked.asked.values())
       question.fail(new UpstreamRpcError(-32603, reason));
   }
+}
+
+function missingCapability(method: string, capability: string): UpstreamRpcError {
+  return new UpstreamRpcError(
+    -32021,
+    `The server needs the client's ${capability} capability (it sent ${method}): declare ${capability} in the request's clientCapabilities and try again`,
+    { requiredCapabilities: { [capability]: {} } },
+  );
 }

@@ -61,6 +61,7 @@ export class StatelessService {
         requests: this.requests,
         notifier: this.notifier,
         capabilities: () => this.requests.capabilities(),
+        undeclared: (method, capability) => this.requests.undeclared(method, capability),
       },
       sessionId: () => null,
       caller: () => ({ session_id: null, client_name: null, client_version: null }),

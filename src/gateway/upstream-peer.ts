@@ -21,6 +21,8 @@ export interface DownstreamClient {
   readonly notifier: DownstreamNotifier;
   /** What the client declared at initialize. */
   readonly capabilities: () => JsonObject | undefined;
+  /** An upstream asked for what the client did not declare (it is told "method not found"). */
+  readonly undeclared?: (method: string, capability: string) => void;
 }
 
 export interface PeerHooks {
@@ -47,6 +49,7 @@ export function createUpstreamPeer(
     async request(method, params, signal) {
       const capability = requiredCapability[method];
       if (capability === undefined || client.capabilities()?.[capability] === undefined) {
+        if (capability !== undefined) client.undeclared?.(method, capability);
         throw new UpstreamRpcError(-32601, `Method not found: ${method}`);
       }
       const relatedRequestId = hooks.relatedRequest(server);

@@ -204,12 +204,13 @@ describe('the era bridge: an upstream question becomes input_required', () => {
     expect(JSON.stringify(done['content'])).toContain('sampled');
   });
 
-  it('does not ask a client that did not declare the capability', async () => {
+  it('answers -32021 naming the capability when the client did not declare it', async () => {
     const channel = new Channel(askingService().service);
     channel.request(1, 'tools/call', { name: 'fx__work', arguments: {} });
-    expect(JSON.stringify(await channel.answer(1))).toContain(
-      'Method not found: sampling/createMessage',
-    );
+    expect((await channel.answer(1))['error']).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
   });
 
   it('refuses a requestState it never gave', async () => {
