@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/observability/logger.js';
 import {
   RotatingFile,
@@ -35,15 +35,21 @@ describe('RotatingFile', () => {
     expect(readFileSync(`${path}.2`, 'utf8')).not.toContain('line 039');
   });
 
-  it('buffers writes and flushes them on the next turn of the event loop', async () => {
-    const path = join(dir, 'up.log');
-    const file = new RotatingFile(path, { maxBytes: 1_000_000, files: 2 });
-    file.write('one\n');
-    expect(existsSync(path)).toBe(false);
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(readFileSync(path, 'utf8')).toBe('one\n');
-    file.end();
+  it('buffers writes and flushes them together after the flush delay', () => {
+    vi.useFakeTimers();
+    try {
+      const path = join(dir, 'up.log');
+      const file = new RotatingFile(path, { maxBytes: 1_000_000, files: 2, flushDelayMs: 25 });
+      file.write('one\n');
+      vi.advanceTimersByTime(24);
+      file.write('two\n');
+      expect(existsSync(path)).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(readFileSync(path, 'utf8')).toBe('one\ntwo\n');
+      file.end();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is shared per path, so concurrent writers do not rotate each other away', () => {
