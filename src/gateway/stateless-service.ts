@@ -9,6 +9,7 @@ import {
 import type { GatewayContext } from './gateway-context.js';
 import { ListAnswers } from './list-answers.js';
 import { ListenHub } from './listen-hub.js';
+import { RequestCallers } from './request-callers.js';
 import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
 import { InputBridge } from './input-bridge.js';
@@ -44,6 +45,7 @@ export class StatelessService {
     (message) => this.hub.publish(message),
     new Set(LIST_CHANGED),
   );
+  private readonly callers = new RequestCallers();
   private readonly parts: SessionParts;
   private readonly methods: MethodTable;
 
@@ -63,36 +65,38 @@ export class StatelessService {
         capabilities: () => this.requests.capabilities(),
       },
       sessionId: () => null,
-      caller: () => ({ session_id: null, client_name: null, client_version: null }),
+      caller: () => this.callers.current(),
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
     });
     const { catalog, builtins } = this.parts;
-    this.methods = statelessMethods({
-      discover: {
-        serverInfo: context.serverInfo,
-        capabilities: () => this.capabilities(),
-      },
-      hub: this.hub,
-      bridge: this.requests,
-      stopping: this.stopping.signal,
-      tasks: new TaskExtension({
-        relay: this.parts.tasks,
-        tool: async (name) =>
-          builtins?.handles('tools/call', { name }) === true
-            ? undefined
-            : (await catalog.resolve('tool', name))?.item,
+    this.methods = this.callers.wrap(
+      statelessMethods({
+        discover: {
+          serverInfo: context.serverInfo,
+          capabilities: () => this.capabilities(),
+        },
+        hub: this.hub,
+        bridge: this.requests,
+        stopping: this.stopping.signal,
+        tasks: new TaskExtension({
+          relay: this.parts.tasks,
+          tool: async (name) =>
+            builtins?.handles('tools/call', { name }) === true
+              ? undefined
+              : (await catalog.resolve('tool', name))?.item,
+        }),
+        lists: new ListAnswers(this.parts.listing, new SerializedResults()),
+        catalog: this.parts.listing,
+        relay: this.parts.relay,
+        ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
+        pool: this.parts.pool,
+        ...(context.resultLimit && {
+          results: new OversizedResults(context.resultLimit, context.clock),
+        }),
       }),
-      lists: new ListAnswers(this.parts.listing, new SerializedResults()),
-      catalog: this.parts.listing,
-      relay: this.parts.relay,
-      ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
-      pool: this.parts.pool,
-      ...(context.resultLimit && {
-        results: new OversizedResults(context.resultLimit, context.clock),
-      }),
-    });
+    );
   }
 
   /**
