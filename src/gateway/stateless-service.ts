@@ -9,6 +9,7 @@ import {
 import type { GatewayContext } from './gateway-context.js';
 import { ListAnswers } from './list-answers.js';
 import { ListenHub } from './listen-hub.js';
+import { RequestCallers } from './request-callers.js';
 import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
 import { InputBridge } from './input-bridge.js';
@@ -17,8 +18,14 @@ import { MessageRouter, type SendToClient } from './router/message-router.js';
 import { statelessMethods } from './router/session-methods.js';
 import { SerializedResults } from './serialized-results.js';
 import { TaskExtension } from './task-extension.js';
+import { TASKS_EXTENSION } from './task-shapes.js';
+import { TaskStatusFeed } from './task-status-feed.js';
+import { META } from './protocol-eras.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
 import type { SessionScope } from './session.js';
+
+/** What a client of the tasks extension declares: how Coffer asks on its own behalf. */
+const TASKS_CLIENT = { extensions: { [TASKS_EXTENSION]: {} } };
 
 export interface StatelessServiceOptions {
   readonly context: GatewayContext;
@@ -40,10 +47,16 @@ export class StatelessService {
   private readonly stopping = new AbortController();
   /** Upstreams' questions to the client, turned into input-required results. */
   private readonly requests = new InputBridge();
+  /** Upstream task status, as the extension's notifications/tasks for who follows it. */
+  private readonly feed = new TaskStatusFeed({
+    hub: this.hub,
+    detail: (taskId) => this.taskNow(taskId),
+  });
   private readonly notifier = new DownstreamNotifier(
-    (message) => this.hub.publish(message),
+    (message) => this.feed.publish(message),
     new Set(LIST_CHANGED),
   );
+  private readonly callers = new RequestCallers();
   private readonly parts: SessionParts;
   private readonly methods: MethodTable;
 
@@ -64,36 +77,39 @@ export class StatelessService {
         undeclared: (method, capability) => this.requests.undeclared(method, capability),
       },
       sessionId: () => null,
-      caller: () => ({ session_id: null, client_name: null, client_version: null }),
+      caller: () => this.callers.current(),
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
     });
     const { catalog, builtins } = this.parts;
-    this.methods = statelessMethods({
-      discover: {
-        serverInfo: context.serverInfo,
-        capabilities: () => this.capabilities(),
-      },
-      hub: this.hub,
-      bridge: this.requests,
-      stopping: this.stopping.signal,
-      tasks: new TaskExtension({
-        relay: this.parts.tasks,
-        tool: async (name) =>
-          builtins?.handles('tools/call', { name }) === true
-            ? undefined
-            : (await catalog.resolve('tool', name))?.item,
+    this.methods = this.callers.wrap(
+      statelessMethods({
+        discover: {
+          serverInfo: context.serverInfo,
+          capabilities: () => this.capabilities(),
+        },
+        hub: this.hub,
+        bridge: this.requests,
+        stopping: this.stopping.signal,
+        tasks: new TaskExtension({
+          relay: this.parts.tasks,
+          changed: (taskId) => this.feed.changed(taskId),
+          tool: async (name) =>
+            builtins?.handles('tools/call', { name }) === true
+              ? undefined
+              : (await catalog.resolve('tool', name))?.item,
+        }),
+        lists: new ListAnswers(this.parts.listing, new SerializedResults()),
+        catalog: this.parts.listing,
+        relay: this.parts.relay,
+        ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
+        pool: this.parts.pool,
+        ...(context.resultLimit && {
+          results: new OversizedResults(context.resultLimit, context.clock),
+        }),
       }),
-      lists: new ListAnswers(this.parts.listing, new SerializedResults()),
-      catalog: this.parts.listing,
-      relay: this.parts.relay,
-      ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
-      pool: this.parts.pool,
-      ...(context.resultLimit && {
-        results: new OversizedResults(context.resultLimit, context.clock),
-      }),
-    });
+    );
   }
 
   /**
@@ -129,6 +145,15 @@ export class StatelessService {
     this.stopping.abort();
     this.requests.closeAll();
     await this.parts.pool.closeAll();
+  }
+
+  /** A task as tasks/get shows it to a client of the extension (outcome redacted). */
+  private async taskNow(taskId: string): Promise<JsonObject> {
+    const get = this.methods.requests.get('tasks/get');
+    if (get === undefined) throw new Error('the stateless methods have no tasks/get');
+    const params = { taskId, _meta: { [META.clientCapabilities]: TASKS_CLIENT } };
+    const signal = this.stopping.signal;
+    return get(params, { id: 'coffer-task-status', signal, notify: () => undefined });
   }
 
   private async capabilities(): Promise<JsonObject> {

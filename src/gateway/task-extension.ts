@@ -23,6 +23,8 @@ export interface TaskExtensionDeps {
   readonly relay: TaskRelay;
   /** The upstream tool behind an exposed name, as listed; undefined for any other name. */
   readonly tool: (name: string) => Promise<JsonObject | undefined>;
+  /** The task (by Coffer's id) changed in a way its upstream announces to nobody. */
+  readonly changed?: (taskId: string) => void;
 }
 
 interface Question {
@@ -179,6 +181,8 @@ export class TaskExtension {
           answer(result);
         },
       });
+      // A 2025 upstream announces input_required before its question arrives.
+      this.deps.changed?.(entry.id);
     });
   }
 }

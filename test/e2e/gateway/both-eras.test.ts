@@ -44,8 +44,11 @@ function transportV1(daemon: RunningDaemon, path: Path) {
   });
 }
 
+/** Each client's own name, so its activity row can be told from the others'. */
+const clientName = (era: Era, path: Path) => `both-eras ${era} ${path}`;
+
 async function connect(daemon: RunningDaemon, era: Era, path: Path): Promise<AnyClient> {
-  const info = { name: `both-eras-${era}`, version: '1.0.0' };
+  const info = { name: clientName(era, path), version: '1.0.0' };
   if (era === 'v1 (2025-11-25)') {
     const client = new ClientV1(info, { capabilities: {} });
     await client.connect(transportV1(daemon, path));
@@ -97,6 +100,18 @@ describe('both protocol eras downstream', () => {
       });
       const result = await client.callTool({ name: echo, arguments: { message: `hi ${era}` } });
       expect(JSON.stringify(result)).toContain(`hi ${era}`);
+      // The call's activity row names this client: a 2026-07-28 request by its envelope.
+      await eventually(async () => {
+        const { body } = await daemon.api('GET', '/activity?server=everything');
+        const rows = body.activity as { action: string; client_name: string | null }[];
+        expect(rows).toContainEqual(
+          expect.objectContaining({
+            action: 'tools/call',
+            client_name: clientName(era, path),
+            client_version: '1.0.0',
+          }),
+        );
+      });
     } finally {
       await client.close();
     }

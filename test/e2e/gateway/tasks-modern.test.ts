@@ -172,4 +172,41 @@ describe('the 2026-07-28 tasks extension through coffer shim', () => {
       await shim.close();
     }
   });
+
+  it('sends notifications/tasks to the listen stream that named the task, and no other', async () => {
+    const shim = ShimClient.spawn(daemon.env);
+    const overShim: Send = (method, params, tasks = true) =>
+      shim.request(method, { ...params, _meta: envelope(tasks) });
+    const listen = (id: string, taskIds: string[]) =>
+      shim.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds }, _meta: envelope(true) },
+      });
+    const on = (id: string, method: string) => (message: Json) =>
+      message['method'] === method &&
+      message['params']?._meta?.['io.modelcontextprotocol/subscriptionId'] === id;
+    try {
+      const { taskId } = await startResearch(overShim, { topic: 'listening' });
+      listen('mine', [taskId]);
+      listen('other', [`everything__${'0'.repeat(32)}`]);
+      const ack = await shim.waitFor(on('mine', 'notifications/subscriptions/acknowledged'));
+      expect(ack['params'].notifications).toEqual({ taskIds: [taskId] });
+      await shim.waitFor(on('other', 'notifications/subscriptions/acknowledged'));
+      // server-everything announces each stage and the end; the end carries the report.
+      const done = await shim.waitFor(
+        (message) =>
+          on('mine', 'notifications/tasks')(message) && message['params'].status === 'completed',
+      );
+      expect(done['params']).toMatchObject({ taskId, status: 'completed' });
+      expect(JSON.stringify(done['params'].result.content)).toContain('Research Report: listening');
+      const tasks = shim.messages.filter((message) => message['method'] === 'notifications/tasks');
+      expect(tasks.every((message) => on('mine', 'notifications/tasks')(message))).toBe(true);
+      expect(JSON.stringify(tasks)).not.toMatch(/"taskId":"(?!everything__)/);
+      expect(shim.messages.some((m) => m['method'] === 'notifications/tasks/status')).toBe(false);
+    } finally {
+      await shim.close();
+    }
+  });
 });

@@ -1,0 +1,115 @@
+/* The stateless service over a fake 2025-11-25 task upstream, for the tasks extension's tests. */
+import { expect } from 'vitest';
+import type { JsonObject } from '../../../../src/domain/ports.js';
+import { RELATED_TASK_KEY } from '../../../../src/domain/task-ids.js';
+import { StatelessService } from '../../../../src/gateway/stateless-service.js';
+import { TaskRegistry } from '../../../../src/gateway/task-registry.js';
+import type { FakeConnector, Script } from './fake-upstream.js';
+import { fakeGatewayContext, ManualClock } from './session-harness.js';
+
+export const EXTENSION = 'io.modelcontextprotocol/tasks';
+export const coffersId = /^fx__[0-9a-f]{32}$/;
+
+/** The envelope of a 2026-07-28 request, with or without the tasks extension. */
+export function envelope(tasks: boolean): JsonObject {
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [EXTENSION]: {} } } : {},
+  };
+}
+
+/** A fake 2025-11-25 upstream that runs `research` as a task, finished when the test says. */
+function taskServer(upstreams: () => FakeConnector) {
+  const status = new Map<string, string>();
+  const outcome = new Map<string, () => Promise<JsonObject> | JsonObject>();
+  const task = (taskId: string) => ({
+    taskId,
+    status: status.get(taskId),
+    ttl: 60_000,
+    pollInterval: 500,
+    createdAt: '2026-12-04T08:00:00Z',
+    lastUpdatedAt: '2026-12-04T08:00:00Z',
+  });
+  const script: Script = {
+    'tools/list': () => ({
+      tools: [{ name: 'research', execution: { taskSupport: 'required' } }, { name: 'plain' }],
+    }),
+    'tools/call': (params) => {
+      if (params?.['task'] === undefined) return { content: [{ type: 'text', text: 'plain' }] };
+      status.set('up-1', 'working');
+      return { task: task('up-1') };
+    },
+    'tasks/get': (params) => task(String(params?.['taskId'])),
+    'tasks/cancel': (params) => {
+      status.set(String(params?.['taskId']), 'cancelled');
+      return task(String(params?.['taskId']));
+    },
+    'tasks/result': (params) => outcome.get(String(params?.['taskId']))!(),
+  };
+  /** The task asks the client through its tasks/result stream, as server-everything does. */
+  const asks = (question: JsonObject) => {
+    let asked!: () => void;
+    const questionAsked = new Promise<void>((resolve) => (asked = resolve));
+    status.set('up-1', 'input_required');
+    outcome.set('up-1', async () => {
+      const peer = upstreams().latest('fx').context.peer;
+      const params = { ...question, _meta: { [RELATED_TASK_KEY]: { taskId: 'up-1' } } };
+      const answering = peer.request('elicitation/create', params, new AbortController().signal);
+      asked();
+      const answer = await answering;
+      status.set('up-1', 'completed');
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    });
+    return questionAsked;
+  };
+  const ends = (how: () => JsonObject) => {
+    status.set('up-1', 'completed');
+    outcome.set('up-1', how);
+  };
+  return { script, asks, ends };
+}
+
+let service: StatelessService | undefined;
+
+/** For afterEach: the service start() made is closed. */
+export async function stopTasks(): Promise<void> {
+  await service?.close();
+  service = undefined;
+}
+
+/** A stateless service over one fake task upstream, and a client of it. */
+export function start() {
+  const clock = new ManualClock();
+  const tasks = new TaskRegistry({ clock, every: () => () => undefined });
+  const server = taskServer(() => upstreams);
+  const { context, upstreams } = fakeGatewayContext({ fx: server.script }, { clock, tasks });
+  service = new StatelessService({ context, scope: { kind: 'aggregated' } });
+  let id = 0;
+  const answers: JsonObject[] = [];
+  const wake: (() => void)[] = [];
+  const router = service.channel((message) => {
+    answers.push(message);
+    for (const waiter of wake.splice(0)) waiter();
+    return Promise.resolve();
+  });
+  /** One request and its answer (a result or an error), waited for as it is sent. */
+  const ask = async (method: string, params: JsonObject = {}, tasks = true) => {
+    const request = { jsonrpc: '2.0' as const, id: ++id, method };
+    router.receive({ ...request, params: { ...params, _meta: envelope(tasks) } });
+    for (;;) {
+      const answer = answers.find((message) => message['id'] === request.id);
+      if (answer !== undefined)
+        return answer as { result?: JsonObject; error?: { code: number; data?: JsonObject } };
+      await new Promise<void>((resolve) => wake.push(resolve));
+    }
+  };
+  return { ...server, upstreams, ask, router, sent: answers, wake };
+}
+
+/** A task created by calling the task-only tool, by its Coffer id. */
+export async function created(ask: ReturnType<typeof start>['ask']): Promise<string> {
+  const { result } = await ask('tools/call', { name: 'fx__research', arguments: {} });
+  expect(result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000 });
+  expect(result?.['taskId']).toMatch(coffersId);
+  return String(result?.['taskId']);
+}
