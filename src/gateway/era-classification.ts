@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { RPC } from '../domain/mcp-envelope.js';
 import type { JsonObject } from '../domain/ports.js';
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -7,7 +8,6 @@ import {
   isObject,
   MODERN_PROTOCOL_VERSIONS,
   readEnvelope,
-  RPC,
 } from './protocol-eras.js';
 import { headerMismatch, type StandardHeaders } from './standard-headers.js';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CofferError } from '../domain/errors.js';
+import { missingClientCapability } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { isObject, readEnvelope } from './protocol-eras.js';
 import { DownstreamRequests, type OutboundOptions } from './router/downstream-requests.js';
@@ -8,13 +9,11 @@ import { DownstreamRequests, type OutboundOptions } from './router/downstream-re
 const DEFAULT_PARK_MS = 10 * 60_000;
 
 /**
- * The questions bridged, and the client capability each needs. Not roots/list: a 2025
- * upstream keeps the roots per connection, and the stateless connections are shared.
+ * The questions bridged (the peer has checked the client declared what each needs). Not
+ * roots/list: a 2025 upstream keeps the roots per connection, and the stateless
+ * connections are shared.
  */
-const REQUIRED: Readonly<Record<string, string>> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-};
+const BRIDGED = new Set(['sampling/createMessage', 'elicitation/create']);
 
 interface Question {
   readonly method: string;
@@ -98,8 +97,7 @@ export class InputBridge extends DownstreamRequests {
           `Coffer cannot tell which 2026-07-28 request ${method} belongs to (${this.running.size} in flight)`,
         ),
       );
-    const capability = REQUIRED[method];
-    if (capability === undefined || call.capabilities[capability] === undefined)
+    if (!BRIDGED.has(method))
       return Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`));
     return new Promise((answer, fail) => {
       if (options.signal.aborted) return fail(new Error('cancelled by the upstream'));
@@ -123,8 +121,13 @@ export class InputBridge extends DownstreamRequests {
    */
   undeclared(method: string, capability: string): void {
     const [call, another] = [...this.running];
-    if (call !== undefined && another === undefined && REQUIRED[method] === capability)
-      call.refuse(missingCapability(method, capability));
+    if (call !== undefined && another === undefined && BRIDGED.has(method))
+      call.refuse(
+        missingClientCapability(
+          { [capability]: {} },
+          `The server needs the client's ${capability} capability (it sent ${method}): declare ${capability} in the request's clientCapabilities and try again`,
+        ),
+      );
   }
 
   /** One request that may need input: started, or resumed by its `requestState`. */
@@ -201,12 +204,4 @@ export class InputBridge extends DownstreamRequests {
     for (const question of parked.asked.values())
       question.fail(new UpstreamRpcError(-32603, reason));
   }
-}
-
-function missingCapability(method: string, capability: string): UpstreamRpcError {
-  return new UpstreamRpcError(
-    -32021,
-    `The server needs the client's ${capability} capability (it sent ${method}): declare ${capability} in the request's clientCapabilities and try again`,
-    { requiredCapabilities: { [capability]: {} } },
-  );
 }

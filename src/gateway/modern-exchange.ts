@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { RPC } from '../domain/mcp-envelope.js';
 import { isResponse } from './json-rpc-shape.js';
 import { PostExchange } from './post-exchange.js';
 import type { StatelessService } from './stateless-service.js';
@@ -13,7 +14,7 @@ import type { StatelessService } from './stateless-service.js';
 export function modernAnswerStatus(answer: JSONRPCMessage): number {
   if (!('error' in answer)) return 200;
   if (answer.error.code === -32601) return 404;
-  if (answer.error.code === -32021) return 400;
+  if (answer.error.code === RPC.missingClientCapability) return 400;
   return 200;
 }
 

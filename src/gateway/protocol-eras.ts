@@ -1,4 +1,5 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { META, MODERN_PROTOCOL_VERSION } from '../domain/mcp-envelope.js';
 import type { JsonObject } from '../domain/ports.js';
 
 /**
@@ -6,7 +7,7 @@ import type { JsonObject } from '../domain/ports.js';
  * and older open a session with `initialize`; 2026-07-28 has no handshake, every
  * request carries the `_meta` envelope and is answered on its own.
  */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION];
 
 /** What `initialize` may settle on: never a modern version (it has no handshake). */
 export const HANDSHAKE_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -17,21 +18,9 @@ export const ALL_PROTOCOL_VERSIONS: readonly string[] = [
   ...HANDSHAKE_PROTOCOL_VERSIONS,
 ];
 
-/** The reserved `_meta` keys of the 2026-07-28 envelope and results. */
-export const META = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
-} as const;
-
-/** JSON-RPC codes the 2026-07-28 revision adds. */
-export const RPC = { headerMismatch: -32020, unsupportedVersion: -32022 } as const;
-
 /** Revision ids are ISO dates: every revision from 2026-07-28 on is modern. */
 export function isModernVersion(version: string): boolean {
-  return version >= '2026-07-28';
+  return version >= MODERN_PROTOCOL_VERSION;
 }
 
 /** What one 2026-07-28 request says about its client. */

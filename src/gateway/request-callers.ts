@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JsonObject } from '../domain/ports.js';
 import type { Caller } from './call-audit.js';
 import type { MethodTable, RequestHandler } from './router/method-table.js';
-import { isObject, META, metaOf } from './protocol-eras.js';
+import { META } from '../domain/mcp-envelope.js';
+import { isObject, metaOf } from './protocol-eras.js';
 
 const NOBODY: Caller = { session_id: null, client_name: null, client_version: null };
 

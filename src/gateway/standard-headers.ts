@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { decodeHeaderValue, mcpNameField } from '../domain/mcp-envelope.js';
 import { isObject } from './protocol-eras.js';
 
 /** The Streamable HTTP headers a 2026-07-28 request mirrors its body in. */
@@ -7,16 +8,6 @@ export interface StandardHeaders {
   readonly method: string | undefined;
   readonly name: string | undefined;
 }
-
-/** The body field `Mcp-Name` mirrors, per method (the spec's "Required For" column). */
-const NAME_SOURCE: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 export function standardHeadersOf(req: IncomingMessage): StandardHeaders {
   return {
@@ -53,26 +44,17 @@ function nameMismatch(
   method: string,
   params: unknown,
 ): string | undefined {
-  const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
+  const field = mcpNameField(method);
   if (field === undefined) return undefined;
   const value = isObject(params) ? params[field] : undefined;
   if (typeof value !== 'string') return undefined;
   if (header === undefined)
     return `the body carries params.${field}="${value}" but the required Mcp-Name header is absent`;
-  const decoded = decodeSentinel(header);
+  const decoded = decodeHeaderValue(header);
   if (decoded === undefined) return 'the Mcp-Name header carries an invalid Base64 sentinel value';
   if (decoded !== value)
     return `the body carries params.${field}="${value}" but the Mcp-Name header names "${decoded}"`;
   return undefined;
-}
-
-/** Header values that are not plain ASCII travel as `=?base64?<utf-8 bytes>?=`. */
-function decodeSentinel(value: string): string | undefined {
-  const match = /^=\?base64\?(.*)\?=$/i.exec(value);
-  if (match === null) return value;
-  const encoded = match[1]!;
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
-  return Buffer.from(encoded, 'base64').toString('utf8');
 }
 
 /** One header's value, trimmed of optional whitespace; a repeated header counts as its first. */

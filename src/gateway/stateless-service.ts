@@ -20,7 +20,7 @@ import { SerializedResults } from './serialized-results.js';
 import { TaskExtension } from './task-extension.js';
 import { TASKS_EXTENSION } from './task-shapes.js';
 import { TaskStatusFeed } from './task-status-feed.js';
-import { META } from './protocol-eras.js';
+import { META } from '../domain/mcp-envelope.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
 import type { SessionScope } from './session.js';
 

@@ -1,13 +1,11 @@
-import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
+import type { JsonObject, UpstreamRpcError } from '../domain/ports.js';
 import { RELATED_TASK_KEY } from '../domain/task-ids.js';
 import { modernResult } from './modern-results.js';
-import { isObject, META } from './protocol-eras.js';
+import { META, missingClientCapability } from '../domain/mcp-envelope.js';
+import { isObject } from './protocol-eras.js';
 
 /** The 2026-07-28 tasks extension (SEP-2663), as clients and servers name it. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
-/** The 2026-07-28 JSON-RPC error for a request the client's capabilities cannot serve. */
-export const MISSING_CLIENT_CAPABILITY = -32021;
 
 /** A 2026-07-28 request whose client declared the tasks extension in its envelope. */
 export function declaresTasks(params: JsonObject | undefined): boolean {
@@ -18,11 +16,10 @@ export function declaresTasks(params: JsonObject | undefined): boolean {
 }
 
 /** The spec's -32021 error, naming the extension the request needs. */
-export function missingTasksExtension(what: string): UpstreamRpcError {
-  return new UpstreamRpcError(
-    MISSING_CLIENT_CAPABILITY,
+export function missingTasksExtension(what: string) {
+  return missingClientCapability(
+    { extensions: { [TASKS_EXTENSION]: {} } },
     `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension; declare it in the request's clientCapabilities.extensions`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
 }
 

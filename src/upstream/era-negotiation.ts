@@ -8,6 +8,7 @@
  * when it answers -32022 naming 2026-07-28.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { MODERN_PROTOCOL_VERSION, RPC } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import {
   initializeUpstream,
@@ -15,12 +16,7 @@ import {
   type HandshakeOptions,
 } from './initialize-handshake.js';
 import { isObject } from './jsonrpc-envelope.js';
-import {
-  MODERN_PROTOCOL_VERSION,
-  UNSUPPORTED_PROTOCOL_VERSION,
-  withEnvelope,
-  type ProtocolEra,
-} from './protocol-era.js';
+import { withEnvelope, type ProtocolEra } from './protocol-era.js';
 
 /** Which handshake to try first. */
 export type NegotiationOrder = 'legacy-first' | 'modern-first';
@@ -99,8 +95,7 @@ async function discover(
 
 /** A -32022 answer to initialize that names the modern revision among the supported ones. */
 function offersModern(error: unknown): boolean {
-  if (!(error instanceof UpstreamRpcError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION)
-    return false;
+  if (!(error instanceof UpstreamRpcError) || error.code !== RPC.unsupportedVersion) return false;
   const data = error.data;
   const supported = isObject(data) ? data['supported'] : undefined;
   return Array.isArray(supported) && supported.includes(MODERN_PROTOCOL_VERSION);

@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from '../domain/ports.js';
 import { isObject } from './jsonrpc-envelope.js';
-import { SUBSCRIPTION_ID_KEY } from './protocol-era.js';
+import { META } from '../domain/mcp-envelope.js';
 
 export const SUBSCRIPTION_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
@@ -43,9 +43,9 @@ export function listenForListChanges(
 /** A notification's params without the subscription tag (the client never subscribed). */
 export function untagged(params: JsonObject | undefined): JsonObject | undefined {
   const meta = params?.['_meta'];
-  if (params === undefined || !isObject(meta) || !(SUBSCRIPTION_ID_KEY in meta)) return params;
+  if (params === undefined || !isObject(meta) || !(META.subscriptionId in meta)) return params;
   const rest = Object.fromEntries(
-    Object.entries(meta).filter(([key]) => key !== SUBSCRIPTION_ID_KEY),
+    Object.entries(meta).filter(([key]) => key !== META.subscriptionId),
   );
   const others = Object.fromEntries(Object.entries(params).filter(([key]) => key !== '_meta'));
   return Object.keys(rest).length === 0 ? others : { ...others, _meta: rest };

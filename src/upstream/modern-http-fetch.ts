@@ -18,6 +18,7 @@
  * One per transport: the open requests it can cancel are that connection's.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { encodeHeaderValue, mcpNameField, META } from '../domain/mcp-envelope.js';
 import {
   asJsonRpcMessage,
   isNotification,
@@ -26,21 +27,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './jsonrpc-envelope.js';
-import { PROTOCOL_VERSION_KEY } from './protocol-era.js';
 import { StreamCancellation } from './stream-cancellation.js';
-
-/** The body field `Mcp-Name` mirrors, per method (the 2026-07-28 transport's table). */
-const NAME_SOURCE: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-const BASE64_PREFIX = '=?base64?';
-const BASE64_SUFFIX = '?=';
 
 export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
   const cancellation = new StreamCancellation();
@@ -68,29 +55,16 @@ export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
 /** The headers a 2026-07-28 request carries; none for a message without an envelope claim. */
 export function modernHeaders(request: JsonRpcRequest): Record<string, string> {
   const meta = request.params?.['_meta'];
-  const version = isObject(meta) ? meta[PROTOCOL_VERSION_KEY] : undefined;
+  const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
   if (typeof version !== 'string') return {};
   const headers: Record<string, string> = {
     'mcp-protocol-version': version,
     'mcp-method': request.method,
   };
-  const field = Object.hasOwn(NAME_SOURCE, request.method)
-    ? NAME_SOURCE[request.method]
-    : undefined;
+  const field = mcpNameField(request.method);
   const name = field === undefined ? undefined : request.params?.[field];
-  if (typeof name === 'string') headers['mcp-name'] = headerValue(name);
+  if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
   return headers;
-}
-
-/** A value as header text: as is when it is plain visible ASCII, else base64 of its UTF-8. */
-export function headerValue(value: string): string {
-  const plain =
-    value.length > 0 &&
-    value === value.trim() &&
-    !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX)) &&
-    /^[\x20-\x7e\t]*$/.test(value);
-  if (plain) return value;
-  return `${BASE64_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${BASE64_SUFFIX}`;
 }
 
 /** The JSON-RPC message a POST carries (a batch is left alone). */

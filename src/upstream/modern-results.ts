@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../domain/ports.js';
 import { isObject } from './jsonrpc-envelope.js';
-import { SERVER_INFO_KEY } from './protocol-era.js';
+import { META } from '../domain/mcp-envelope.js';
 
 export function isInputRequired(result: JsonObject): boolean {
   return result['resultType'] === 'input_required';
@@ -19,9 +19,9 @@ export function completeResult(result: JsonObject): JsonObject {
     Object.entries(result).filter(([key]) => !UPSTREAM_ONLY.has(key)),
   );
   const meta = body['_meta'];
-  if (!isObject(meta) || !(SERVER_INFO_KEY in meta)) return body;
+  if (!isObject(meta) || !(META.serverInfo in meta)) return body;
   const otherMeta = Object.fromEntries(
-    Object.entries(meta).filter(([key]) => key !== SERVER_INFO_KEY),
+    Object.entries(meta).filter(([key]) => key !== META.serverInfo),
   );
   if (Object.keys(otherMeta).length > 0) return { ...body, _meta: otherMeta };
   delete body['_meta'];

@@ -4,23 +4,11 @@
  * every request carries the `_meta` envelope (protocol version, client capabilities,
  * client info) and the server keeps no per-connection state.
  */
+import { META, MODERN_PROTOCOL_VERSION } from '../domain/mcp-envelope.js';
 import type { JsonObject } from '../domain/ports.js';
 import { isObject } from './jsonrpc-envelope.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
-
-/** The modern revision Coffer speaks upstream. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-
-export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
-export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
-export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
-export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
-
-/** The -32022 error: the server does not speak the requested revision. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 export interface RequestEnvelope {
   readonly clientCapabilities: JsonObject;
@@ -37,9 +25,9 @@ export function withEnvelope(
     ...params,
     _meta: {
       ...meta,
-      [PROTOCOL_VERSION_KEY]: MODERN_PROTOCOL_VERSION,
-      [CLIENT_CAPABILITIES_KEY]: envelope.clientCapabilities,
-      [CLIENT_INFO_KEY]: envelope.clientInfo,
+      [META.protocolVersion]: MODERN_PROTOCOL_VERSION,
+      [META.clientCapabilities]: envelope.clientCapabilities,
+      [META.clientInfo]: envelope.clientInfo,
     },
   };
 }
@@ -47,7 +35,7 @@ export function withEnvelope(
 /** True when the params already carry an envelope (a shared connection's lease stamped it). */
 function hasEnvelope(params: JsonObject | undefined): boolean {
   const meta = params?.['_meta'];
-  return isObject(meta) && PROTOCOL_VERSION_KEY in meta;
+  return isObject(meta) && META.protocolVersion in meta;
 }
 
 /**
@@ -55,10 +43,10 @@ function hasEnvelope(params: JsonObject | undefined): boolean {
  * reserved keys (related-task, ui, a progress token) mean the same in both eras.
  */
 const ENVELOPE_KEYS: readonly string[] = [
-  PROTOCOL_VERSION_KEY,
-  CLIENT_CAPABILITIES_KEY,
-  CLIENT_INFO_KEY,
-  LOG_LEVEL_KEY,
+  META.protocolVersion,
+  META.clientCapabilities,
+  META.clientInfo,
+  META.logLevel,
 ];
 
 /**

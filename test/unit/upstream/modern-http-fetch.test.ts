@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headerValue, modernHttpFetch } from '../../../src/upstream/modern-http-fetch.js';
+import { encodeHeaderValue as headerValue } from '../../../src/domain/mcp-envelope.js';
+import { modernHttpFetch } from '../../../src/upstream/modern-http-fetch.js';
 
 const envelope = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

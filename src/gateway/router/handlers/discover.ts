@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../../domain/ports.js';
-import { ALL_PROTOCOL_VERSIONS, META } from '../../protocol-eras.js';
+import { META } from '../../../domain/mcp-envelope.js';
+import { ALL_PROTOCOL_VERSIONS } from '../../protocol-eras.js';
 import type { RequestHandler } from '../method-table.js';
 
 export interface DiscoverParts {
