@@ -5,7 +5,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { eventually } from '../../support/eventually.js';
 import { stopProcess, waitForExit, waitForPort } from '../../support/fixture-process.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-import { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { expectEchoThroughShim } from './shim-echo.js';
 
 /**
  * A remote server built with the official SDK v2 that speaks only MCP 2026-07-28 over
@@ -79,20 +79,7 @@ describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy
   });
 
   it('lists and calls through the shim for a 2025 stdio client', async () => {
-    const shim = ShimClient.spawn(daemon.env);
-    try {
-      await shim.initialize();
-      const list = await shim.request('tools/list', {});
-      const names = (list['result'].tools as { name: string }[]).map((tool) => tool.name);
-      expect(names).toContain('remote__echo');
-      const call = await shim.request('tools/call', {
-        name: 'remote__echo',
-        arguments: { text: 'shim' },
-      });
-      expect(call['result']).toEqual({ content: [{ type: 'text', text: 'echo: shim' }] });
-    } finally {
-      expect(await shim.close()).toEqual({ code: 0, signal: null });
-    }
+    await expectEchoThroughShim(daemon.env, 'remote');
   });
 
   it('cancels a call by closing its POST, and the shared connection stays up', async () => {

@@ -14,7 +14,7 @@ import {
   type RunningDaemon,
 } from '../../support/running-daemon.js';
 import { isAlive } from '../../integration/shim/support/processes.js';
-import { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { expectEchoThroughShim } from './shim-echo.js';
 
 /**
  * A server built with the official SDK v2 that speaks only MCP 2026-07-28
@@ -143,19 +143,6 @@ describe('a 2026-07-28-only upstream (SDK v2 serveStdio, legacy rejected)', () =
   });
 
   it('lists and calls through the shim for a 2025 stdio client', async () => {
-    const shim = ShimClient.spawn(daemon.env);
-    try {
-      await shim.initialize();
-      const list = await shim.request('tools/list', {});
-      const names = (list['result'].tools as { name: string }[]).map((tool) => tool.name);
-      expect(names).toContain('modern__echo');
-      const call = await shim.request('tools/call', {
-        name: 'modern__echo',
-        arguments: { text: 'shim' },
-      });
-      expect(call['result']).toEqual({ content: [{ type: 'text', text: 'echo: shim' }] });
-    } finally {
-      expect(await shim.close()).toEqual({ code: 0, signal: null });
-    }
+    await expectEchoThroughShim(daemon.env, 'modern');
   });
 });
