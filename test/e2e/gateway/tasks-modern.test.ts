@@ -1,8 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShimClient } from '../../integration/shim/support/shim-client.js';
 import { eventually } from '../../support/eventually.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { addEverything } from '../../support/everything-server.js';
+import { postModern } from '../../support/modern-post.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 /**
  * The 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) through /mcp and
@@ -11,10 +12,6 @@ import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running
  * wire as a 2026-07-28 client sends it: the envelope in `_meta`, the standard headers.
  */
 
-const everything = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
 const VERSION = '2026-07-28';
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 const research = 'everything__simulate-research-query';
@@ -33,10 +30,6 @@ function envelope(tasks: boolean) {
   };
 }
 
-/** The field Mcp-Name mirrors, per method. */
-const NAMED: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId' };
-for (const method of ['tasks/update', 'tasks/cancel']) NAMED[method] = 'taskId';
-
 let daemon: RunningDaemon;
 let nextId = 1;
 
@@ -47,37 +40,16 @@ async function overHttp(
   tasks = true,
   path = '/mcp',
 ): Promise<Answer> {
-  const field = NAMED[method];
-  const response = await fetch(`${daemon.baseUrl}${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${daemon.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      'mcp-method': method,
-      ...(field === undefined ? {} : { 'mcp-name': String(params[field]) }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: { ...params, _meta: envelope(tasks) },
-    }),
-  });
-  const text = await response.text();
-  return JSON.parse(text.includes('data: ') ? /data: (.*)/.exec(text)![1]! : text) as Answer;
+  return (await postModern(
+    daemon,
+    { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(tasks) } },
+    path,
+  )) as Answer;
 }
 
 beforeAll(async () => {
   daemon = await startDaemon();
-  const added = await daemon.api('POST', '/servers', {
-    name: 'everything',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [everything, 'stdio'],
-  });
-  expect(added.status).toBe(201);
+  await addEverything(daemon);
 });
 
 afterAll(async () => {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
@@ -10,7 +9,9 @@ import {
   type WithTasksOptions,
 } from '@modelcontextprotocol/ext-tasks/client';
 import { eventually } from '../../support/eventually.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { addEverything } from '../../support/everything-server.js';
+import { postModern } from '../../support/modern-post.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 /**
  * The official Tasks extension requester (`@modelcontextprotocol/ext-tasks`) against
@@ -19,15 +20,10 @@ import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running
  * the task and answers its question through tasks/update, all by its own logic.
  */
 
-const everything = join(
-  repoRoot,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
 const VERSION = '2026-07-28';
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 const research = 'everything__simulate-research-query';
 const clientInfo = { name: 'ext-tasks-requester', version: '1.0.0' };
-const NAMED: Record<string, string> = { 'tools/call': 'name' };
 
 let daemon: RunningDaemon;
 const clients: Client[] = [];
@@ -41,28 +37,11 @@ let nextId = 1;
  */
 async function rawDispatch(request: unknown): Promise<JsonRpcResponse> {
   const message = {
-    jsonrpc: '2.0',
+    jsonrpc: '2.0' as const,
     id: nextId++,
     ...(request as { method: string; params?: Record<string, unknown> }),
   };
-  const named = message.params?.[NAMED[message.method] ?? 'taskId'];
-  const response = await fetch(`${daemon.baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${daemon.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      'mcp-method': message.method,
-      ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
-    },
-    body: JSON.stringify(message),
-  });
-  const text = await response.text();
-  const answer = JSON.parse(text.includes('data: ') ? /data: (.*)/.exec(text)![1]! : text) as {
-    result?: never;
-    error?: never;
-  };
+  const answer = (await postModern(daemon, message)) as { result?: never; error?: never };
   return answer.error === undefined
     ? { kind: 'result', result: answer.result! }
     : { kind: 'error', error: answer.error };
@@ -90,13 +69,7 @@ async function requester(options: WithTasksOptions = {}): Promise<TaskEnabledSes
 
 beforeAll(async () => {
   daemon = await startDaemon();
-  const added = await daemon.api('POST', '/servers', {
-    name: 'everything',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [everything, 'stdio'],
-  });
-  expect(added.status).toBe(201);
+  await addEverything(daemon);
   // server-everything is started (and its tools listed) before the requester calls.
   await eventually(async () => {
     const answer = await rawDispatch({

@@ -1,0 +1,38 @@
+import { mcpNameField } from '../../src/domain/mcp-envelope.js';
+import type { RunningDaemon } from './running-daemon.js';
+
+/** A JSON-RPC request as a 2026-07-28 client posts it (its `_meta` envelope already in params). */
+export interface ModernMessage {
+  readonly jsonrpc: '2.0';
+  readonly id: number | string;
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * POSTs one 2026-07-28 request to the daemon with the standard headers a v2 client sends
+ * (MCP-Protocol-Version, Mcp-Method, Mcp-Name from the field it mirrors), and returns the
+ * JSON-RPC answer, read from a JSON body or from the first SSE event.
+ */
+export async function postModern(
+  daemon: RunningDaemon,
+  message: ModernMessage,
+  path = '/mcp',
+): Promise<unknown> {
+  const field = mcpNameField(message.method);
+  const named = field === undefined ? undefined : message.params?.[field];
+  const response = await fetch(`${daemon.baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${daemon.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': message.method,
+      ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await response.text();
+  return JSON.parse(text.includes('data: ') ? /data: (.*)/.exec(text)![1]! : text) as unknown;
+}
