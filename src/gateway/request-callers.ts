@@ -2,8 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JsonObject } from '../domain/ports.js';
 import type { Caller } from './call-audit.js';
 import type { MethodTable, RequestHandler } from './router/method-table.js';
-import { META } from '../domain/mcp-envelope.js';
-import { isObject, metaOf } from './protocol-eras.js';
+import { readEnvelope } from './protocol-eras.js';
 
 const NOBODY: Caller = { session_id: null, client_name: null, client_version: null };
 
@@ -33,13 +32,10 @@ export class RequestCallers {
   }
 }
 
-/** The envelope's clientInfo; a malformed one was refused before any handler ran. */
+/** The envelope's clientInfo; a malformed envelope was refused before any handler ran. */
 function callerOf(params: JsonObject | undefined): Caller {
-  const info = metaOf(params)?.[META.clientInfo];
-  if (!isObject(info)) return NOBODY;
-  return {
-    session_id: null,
-    client_name: typeof info['name'] === 'string' ? info['name'] : null,
-    client_version: typeof info['version'] === 'string' ? info['version'] : null,
-  };
+  const envelope = readEnvelope(params);
+  if (typeof envelope === 'string') return NOBODY;
+  const { name, version } = envelope.clientInfo;
+  return { session_id: null, client_name: name, client_version: version };
 }
