@@ -1,3 +1,4 @@
+import { CofferError } from '../domain/errors.js';
 import { Hono } from 'hono';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { recordAdmin } from './admin-audit.js';
@@ -17,11 +18,22 @@ import { toServerView } from './server-view.js';
 export function serverRoutes(services: ApiServices): Hono {
   const { servers, catalog, notifier } = services;
   const app = new Hono();
-  const view = (record: ServerRecord) => toServerView(record, catalog);
+  // The pin check's verdict of the last list; read, not recomputed (no upstream starts).
+  const heldOf = async (name: string): Promise<number> => {
+    try {
+      return (await services.pins?.held(name))?.length ?? 0;
+    } catch (error) {
+      // Removed since it was listed: it holds nothing back any more.
+      if (error instanceof CofferError && error.code === 'NOT_FOUND') return 0;
+      throw error;
+    }
+  };
+  const view = async (record: ServerRecord) =>
+    toServerView(record, catalog, await heldOf(record.name));
 
   app.get('/servers', async (c) => {
     const records = await servers.list();
-    return c.json({ servers: records.map(view) });
+    return c.json({ servers: await Promise.all(records.map(view)) });
   });
 
   app.post('/servers', async (c) => {
@@ -30,12 +42,12 @@ export function serverRoutes(services: ApiServices): Hono {
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.add', server: record.name });
     announce(services, { type: 'server.added', server: record.name });
-    return c.json({ server: view(record) }, 201);
+    return c.json({ server: await view(record) }, 201);
   });
 
   app.get('/servers/:name', async (c) => {
     const record = await requireServer(servers, c.req.param('name'));
-    return c.json({ server: view(record) });
+    return c.json({ server: await view(record) });
   });
 
   app.patch('/servers/:name', async (c) => {
@@ -47,7 +59,7 @@ export function serverRoutes(services: ApiServices): Hono {
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.update', server: name });
     announce(services, { type: 'server.changed', server: name });
-    return c.json({ server: view(record) });
+    return c.json({ server: await view(record) });
   });
 
   app.delete('/servers/:name', async (c) => {
@@ -71,7 +83,7 @@ export function serverRoutes(services: ApiServices): Hono {
         server: name,
       });
       announce(services, { type: 'server.changed', server: name });
-      return c.json({ server: view(record) });
+      return c.json({ server: await view(record) });
     });
   }
 

@@ -23,9 +23,15 @@ export interface ServerView {
   readonly created_at: string;
   readonly updated_at: string;
   readonly status: ServerStatus;
+  /** Tools held back because their definition changed since the user allowed them. */
+  readonly held_tools: number;
 }
 
-export function toServerView(record: ServerRecord, catalog: CapabilityCatalog): ServerView {
+export function toServerView(
+  record: ServerRecord,
+  catalog: CapabilityCatalog,
+  heldTools: number,
+): ServerView {
   return {
     id: record.id,
     name: record.name,
@@ -43,5 +49,6 @@ export function toServerView(record: ServerRecord, catalog: CapabilityCatalog): 
     created_at: record.created_at,
     updated_at: record.updated_at,
     status: catalog.status(record.name),
+    held_tools: heldTools,
   };
 }

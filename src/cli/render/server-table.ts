@@ -1,10 +1,15 @@
 import Table from 'cli-table3';
 import type { ServerState, ServerStatus } from '../../domain/ports.js';
 import type { ServerRecord } from '../../domain/server-definition.js';
+import { reviewCommand } from '../../domain/tool-pin.js';
 import type { Colors } from './colors.js';
 
 /** A server as GET /api/v1/servers shows it. */
-export type ServerView = ServerRecord & { readonly status: ServerStatus };
+export type ServerView = ServerRecord & {
+  readonly status: ServerStatus;
+  /** Absent from a daemon older than the pin check. */
+  readonly held_tools?: number;
+};
 
 function stateCell(state: ServerState, colors: Colors): string {
   switch (state) {
@@ -29,6 +34,28 @@ function count(status: ServerStatus, kind: 'tools' | 'prompts' | 'resources'): s
   return status.counts === null ? '-' : String(status.counts[kind]);
 }
 
+/** The tools cell; tools held back for review are counted beside it, as `--tree` marks them. */
+function toolsCell(server: ServerView, colors: Colors): string {
+  const held = server.held_tools ?? 0;
+  const tools = count(server.status, 'tools');
+  return held === 0 ? tools : `${tools} ${colors.yellow(`(${held} held)`)}`;
+}
+
+/** One line per server with held-back tools, naming the command that reviews them. */
+function heldFooter(servers: readonly ServerView[]): string {
+  return servers
+    .filter((server) => (server.held_tools ?? 0) > 0)
+    .map((server) => {
+      const held = server.held_tools ?? 0;
+      const what =
+        held === 1
+          ? '1 tool held back (changed since you allowed it)'
+          : `${held} tools held back (changed since you allowed them)`;
+      return `${server.name}: ${what} — review: ${reviewCommand(server.name)}\n`;
+    })
+    .join('');
+}
+
 /** `coffer mcp list`: one row per server. */
 export function renderServerTable(servers: readonly ServerView[], colors: Colors): string {
   const table = new Table({
@@ -45,12 +72,12 @@ export function renderServerTable(servers: readonly ServerView[], colors: Colors
       server.transport,
       server.enabled ? 'yes' : colors.dim('no'),
       stateCell(server.status.state, colors),
-      count(server.status, 'tools'),
+      toolsCell(server, colors),
       count(server.status, 'prompts'),
       count(server.status, 'resources'),
     ]);
   }
-  return `${table.toString()}\n`;
+  return `${table.toString()}\n${heldFooter(servers)}`;
 }
 
 /** What the server runs or dials, on one line. */

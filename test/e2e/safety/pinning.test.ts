@@ -139,6 +139,13 @@ describe('tool pinning: a changed definition is held back until reviewed (issue 
     expect(tree.code, tree.stderr).toBe(0);
     expect(tree.stdout).toContain('fetch_page (changed — review: coffer mcp review web)');
     expect(tree.stdout).toMatch(/─ echo\n/);
+    const table = await runCoffer(daemon.env, ['mcp', 'list']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/ \(1 held\) │/);
+    expect(table.stdout).toContain(
+      'web: 1 tool held back (changed since you allowed it) — review: coffer mcp review web',
+    );
+    expect((await daemon.api('GET', '/servers/web')).body.server).toMatchObject({ held_tools: 1 });
     const treeJson = await runCoffer(daemon.env, ['mcp', 'list', '--tree', '--json']);
     expect(JSON.parse(treeJson.stdout).servers[0].capabilities.tools.items).toContainEqual(
       expect.objectContaining({ key: 'fetch_page', held: true }),
@@ -179,6 +186,8 @@ describe('tool pinning: a changed definition is held back until reviewed (issue 
     expect(await heldTools(daemon)).toEqual({ held: [], echo: false });
     const treeAfter = await runCoffer(daemon.env, ['mcp', 'list', '--tree']);
     expect(treeAfter.stdout).not.toContain('changed — review');
+    expect((await runCoffer(daemon.env, ['mcp', 'list'])).stdout).not.toContain('held');
+    expect((await daemon.api('GET', '/servers/web')).body.server).toMatchObject({ held_tools: 0 });
     const after = await daemon.api('GET', '/doctor');
     expect(changedFinding(after.body.findings as Finding[])).toEqual([]);
     expect(changedFinding((await doctorCli(daemon)).findings)).toEqual([]);
