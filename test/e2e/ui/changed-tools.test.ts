@@ -85,6 +85,14 @@ describe('changed tools on the server page in Chromium', () => {
     expect(run.body).toMatchObject({ outcome: 'error', error: { code: 'TOOL_CHANGED' } });
   });
 
+  it('the Servers page counts it and links the server', async () => {
+    await page.goto(`${daemon.baseUrl}/#/servers`);
+    const link = page.getByRole('link', { name: '1 tool changed — review' });
+    await link.click();
+    await page.getByRole('region', { name: 'Before a tool runs' }).waitFor();
+    await heldMark('fetch_page').waitFor();
+  });
+
   it('the Doctor page warns of it with the command that reviews it, and links the server', async () => {
     await page.goto(`${daemon.baseUrl}/#/doctor`);
     const finding = page.locator('.finding', { hasText: 'TOOLS_CHANGED' });
@@ -104,6 +112,10 @@ describe('changed tools on the server page in Chromium', () => {
     await section().waitFor({ state: 'detached' });
     // The Tools tab follows without a reload, and the doctor no longer warns.
     await heldMark('fetch_page').waitFor({ state: 'detached' });
+    await page.goto(`${daemon.baseUrl}/#/servers`);
+    await page.getByRole('link', { name: 'web', exact: true }).waitFor();
+    expect(await page.getByText('changed — review').count()).toBe(0);
+    await page.goto(`${daemon.baseUrl}/#/servers/web`);
     const report = await daemon.api('GET', '/doctor');
     expect(report.body.findings).not.toContainEqual(
       expect.objectContaining({ code: 'TOOLS_CHANGED' }),

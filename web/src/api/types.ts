@@ -38,6 +38,8 @@ export interface Server {
   readonly enabled: boolean;
   readonly auto_enable_new_capabilities: boolean;
   readonly status: ServerStatus;
+  /** Tools held back because their definition changed since allowed (the Changed tools section). */
+  readonly held_tools?: number;
 }
 
 export interface CapabilityView {

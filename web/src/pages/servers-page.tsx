@@ -12,6 +12,17 @@ import { useLoad } from '../use-load.js';
 
 const loadServers = async () => (await api.get<{ servers: Server[] }>('/servers')).servers;
 
+/** Tools held back for review, linking the server page where they are reviewed. */
+function HeldLink({ server }: { server: Server }) {
+  const held = server.held_tools ?? 0;
+  if (held === 0) return null;
+  return (
+    <a className="held-link" href={href.server(server.name)}>
+      {held === 1 ? '1 tool' : `${held} tools`} changed — review
+    </a>
+  );
+}
+
 function ServerRow({ server, onToggle }: { server: Server; onToggle: (on: boolean) => void }) {
   const { status } = server;
   return (
@@ -28,6 +39,7 @@ function ServerRow({ server, onToggle }: { server: Server; onToggle: (on: boolea
       <div className="server-state">
         <StateBadge state={status.state} enabled={server.enabled} />
         <span className="counts">{formatCounts(status.counts)}</span>
+        <HeldLink server={server} />
         {status.last_error !== null && server.enabled && status.state !== 'running' && (
           <p className="last-error" title={status.last_error.code}>
             {status.last_error.message}
