@@ -17,16 +17,17 @@ export const AGGREGATED_CAPABILITIES: JsonObject = {
 };
 
 /**
- * What the aggregated endpoint declares to a 2026-07-28 client: list changes reach it
- * through subscriptions/listen; resource subscriptions and logging/setLevel are not
- * offered on that era; tasks are the tasks extension, always answered (as `tasks` is to
- * sessions: connections are lazy, docs/TASKS.md).
+ * What the aggregated endpoint declares to a 2026-07-28 client: list changes and resource
+ * updates reach it through subscriptions/listen; log lines on a request's own stream when
+ * its `_meta` asks (that era has no logging/setLevel); tasks are the tasks extension,
+ * always answered (as `tasks` is to sessions: connections are lazy, docs/TASKS.md).
  */
 export const MODERN_AGGREGATED_CAPABILITIES: JsonObject = {
   tools: { listChanged: true },
   prompts: { listChanged: true },
-  resources: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
   completions: {},
+  logging: {},
   extensions: { [TASKS_EXTENSION]: {} },
 };
 
@@ -55,6 +56,8 @@ function mirroredCapabilities(upstream: JsonObject, era: DeclaredEra): JsonObjec
   const mirrored: JsonObject = {};
   const names = ['tools', 'prompts', 'resources', 'completions'];
   if (era === 'session') names.push('tasks');
+  // A 2026-07-28 request asks for log lines in its own `_meta` (request-logs.ts).
+  else names.push('logging');
   for (const name of names) {
     if (upstream[name] !== undefined) mirrored[name] = upstream[name];
   }

@@ -23,4 +23,10 @@ export class InflightRequests {
     const list = this.byServer.get(server);
     return list?.[list.length - 1];
   }
+
+  /** The request waiting on `server` when it is the only one; none when several are. */
+  sole(server: string): string | number | undefined {
+    const list = this.byServer.get(server);
+    return list?.length === 1 ? list[0] : undefined;
+  }
 }

@@ -9,11 +9,10 @@ import { DownstreamRequests, type OutboundOptions } from './router/downstream-re
 const DEFAULT_PARK_MS = 10 * 60_000;
 
 /**
- * The questions bridged (the peer has checked the client declared what each needs). Not
- * roots/list: a 2025 upstream keeps the roots per connection, and the stateless
- * connections are shared.
+ * The questions bridged, the input request kinds of 2026-07-28 (the peer has checked the
+ * client declared what each needs).
  */
-const BRIDGED = new Set(['sampling/createMessage', 'elicitation/create']);
+const BRIDGED = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
 
 interface Question {
   readonly method: string;
@@ -68,7 +67,7 @@ interface Parked {
 
 /**
  * The era bridge for 2026-07-28 clients (issue 18 item 3, first half): a 2025 upstream's
- * sampling or elicitation request during a client's tools/call, prompts/get or
+ * sampling, elicitation or roots request during a client's tools/call, prompts/get or
  * resources/read becomes an `input_required` result; the client's retry (its
  * `inputResponses` and the `requestState` it was given, an unguessable token) answers
  * the upstream and waits on for the outcome. Upstream connections are shared by all

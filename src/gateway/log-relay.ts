@@ -12,7 +12,13 @@ const SEVERITY = [
   'emergency',
 ] as const;
 
-type LoggingLevel = (typeof SEVERITY)[number];
+export type LoggingLevel = (typeof SEVERITY)[number];
+
+/** A message at `level` passes a threshold of `threshold` (a level MCP does not define passes). */
+export function passesLevel(level: unknown, threshold: LoggingLevel): boolean {
+  if (!isLoggingLevel(level)) return true;
+  return SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
+}
 
 /** Where relayed log messages go: the session's notifier. */
 export type LogSink = (params: JsonObject, relatedRequestId: RequestId | undefined) => void;
@@ -35,22 +41,17 @@ export class LogRelay {
 
   /** Returns false for a level MCP does not define. */
   setLevel(level: unknown): boolean {
-    if (!isLevel(level)) return false;
+    if (!isLoggingLevel(level)) return false;
     this.level = level;
     return true;
   }
 
   forward(params: JsonObject | undefined, relatedRequestId: RequestId | undefined): void {
-    if (!this.relay || !this.passes(params?.['level'])) return;
+    if (!this.relay || !passesLevel(params?.['level'], this.level)) return;
     this.sink(params ?? {}, relatedRequestId);
-  }
-
-  private passes(level: unknown): boolean {
-    if (!isLevel(level)) return true;
-    return SEVERITY.indexOf(level) >= SEVERITY.indexOf(this.level);
   }
 }
 
-function isLevel(value: unknown): value is LoggingLevel {
+export function isLoggingLevel(value: unknown): value is LoggingLevel {
   return SEVERITY.includes(value as LoggingLevel);
 }

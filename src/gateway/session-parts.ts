@@ -10,6 +10,7 @@ import { toolSurface, type ListingCatalog } from './lean-mode.js';
 import { LogRelay } from './log-relay.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { SessionCatalog } from './session-catalog.js';
+import type { RequestId } from './router/method-table.js';
 import type { SessionScope } from './session.js';
 import { TargetRelay } from './target-relay.js';
 import { taskAwarePeer } from './task-peer.js';
@@ -36,6 +37,12 @@ export interface SessionHooks {
    * The stateless service lists them always and hides them per request.
    */
   readonly runsTasks?: () => boolean;
+  /**
+   * Upstream log lines go here, with the request they belong to, instead of to the
+   * session's client: the one request in flight to that upstream, none when several
+   * are (the stateless service's connections serve many clients' requests at once).
+   */
+  readonly requestLogs?: (params: JsonObject, related: RequestId | undefined) => void;
 }
 
 /** The upstream side of one session: its connections, lists, routes and relay. */
@@ -136,7 +143,8 @@ function createPool(
           invalidate: late.invalidate,
           log: (server, params) => {
             context.upstreamLog(server, params);
-            logs.forward(params, inflight.latest(server));
+            if (hooks.requestLogs === undefined) logs.forward(params, inflight.latest(server));
+            else hooks.requestLogs(params ?? {}, inflight.sole(server));
           },
           relatedRequest: (server) => inflight.latest(server),
         }),

@@ -9,6 +9,8 @@ import {
 import type { GatewayContext } from './gateway-context.js';
 import { ListAnswers } from './list-answers.js';
 import { ListenHub } from './listen-hub.js';
+import { RequestLogs } from './request-logs.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { RequestCallers } from './request-callers.js';
 import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
@@ -23,6 +25,9 @@ import { TaskStatusFeed } from './task-status-feed.js';
 import { META } from '../domain/mcp-envelope.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
 import type { SessionScope } from './session.js';
+
+/** The param resources/subscribe and resources/unsubscribe name their resource by. */
+const RESOURCE = { type: 'resource', field: 'uri' } as const;
 
 /** What a client of the tasks extension declares: how Coffer asks on its own behalf. */
 const TASKS_CLIENT = { extensions: { [TASKS_EXTENSION]: {} } };
@@ -57,6 +62,12 @@ export class StatelessService {
     new Set(LIST_CHANGED),
   );
   private readonly callers = new RequestCallers();
+  /** Upstream log lines, for the request that asked for them in its `_meta`. */
+  private readonly logs = new RequestLogs();
+  /** Resource URIs the listen streams name, subscribed upstream while somebody listens. */
+  private readonly subscriptions = new ResourceSubscriptions((method, uri) =>
+    this.parts.relay.relay(method, RESOURCE, { uri }, { signal: this.stopping.signal }),
+  );
   private readonly parts: SessionParts;
   private readonly methods: MethodTable;
 
@@ -67,9 +78,8 @@ export class StatelessService {
       scope,
       toolsMode: options.toolsMode,
       // Declared upstream so a 2025 upstream may ask; the bridge asks the client that
-      // caused the question, and only if that client declared the capability. Not roots:
-      // a 2025 upstream keeps them per connection, and these connections are shared.
-      clientCapabilities: { sampling: {}, elicitation: {} },
+      // caused the question, and only if that client declared the capability.
+      clientCapabilities: { sampling: {}, elicitation: {}, roots: {} },
       client: {
         requests: this.requests,
         notifier: this.notifier,
@@ -81,34 +91,38 @@ export class StatelessService {
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
+      requestLogs: (params, related) => this.logs.forward(params, related),
     });
     const { catalog, builtins } = this.parts;
     this.methods = this.callers.wrap(
-      statelessMethods({
-        discover: {
-          serverInfo: context.serverInfo,
-          capabilities: () => this.capabilities(),
-        },
-        hub: this.hub,
-        bridge: this.requests,
-        stopping: this.stopping.signal,
-        tasks: new TaskExtension({
-          relay: this.parts.tasks,
-          changed: (taskId) => this.feed.changed(taskId),
-          tool: async (name) =>
-            builtins?.handles('tools/call', { name }) === true
-              ? undefined
-              : (await catalog.resolve('tool', name))?.item,
+      this.logs.wrap(
+        statelessMethods({
+          discover: {
+            serverInfo: context.serverInfo,
+            capabilities: () => this.capabilities(),
+          },
+          hub: this.hub,
+          subscriptions: this.subscriptions,
+          bridge: this.requests,
+          stopping: this.stopping.signal,
+          tasks: new TaskExtension({
+            relay: this.parts.tasks,
+            changed: (taskId) => this.feed.changed(taskId),
+            tool: async (name) =>
+              builtins?.handles('tools/call', { name }) === true
+                ? undefined
+                : (await catalog.resolve('tool', name))?.item,
+          }),
+          lists: new ListAnswers(this.parts.listing, new SerializedResults()),
+          catalog: this.parts.listing,
+          relay: this.parts.relay,
+          ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
+          pool: this.parts.pool,
+          ...(context.resultLimit && {
+            results: new OversizedResults(context.resultLimit, context.clock),
+          }),
         }),
-        lists: new ListAnswers(this.parts.listing, new SerializedResults()),
-        catalog: this.parts.listing,
-        relay: this.parts.relay,
-        ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
-        pool: this.parts.pool,
-        ...(context.resultLimit && {
-          results: new OversizedResults(context.resultLimit, context.clock),
-        }),
-      }),
+      ),
     );
   }
 

@@ -9,6 +9,7 @@ import type { TaskRelay } from '../task-relay.js';
 import type { UpstreamPool } from '../upstream-pool.js';
 import type { InputBridge } from '../input-bridge.js';
 import type { ListenHub } from '../listen-hub.js';
+import type { ResourceSubscriptions } from '../resource-subscriptions.js';
 import { modernResult } from '../modern-results.js';
 import { completeHandler } from './handlers/complete.js';
 import { discoverHandler, type DiscoverParts } from './handlers/discover.js';
@@ -73,6 +74,8 @@ export interface StatelessMethodParts extends Omit<
 > {
   readonly discover: DiscoverParts;
   readonly hub: ListenHub;
+  /** The resource URIs listen streams name, subscribed upstream while somebody listens. */
+  readonly subscriptions: ResourceSubscriptions;
   /** Turns an upstream's question during a call into an input-required result. */
   readonly bridge: InputBridge;
   /** Aborted when Coffer stops: open subscriptions/listen requests end gracefully. */
@@ -90,7 +93,7 @@ export interface StatelessMethodParts extends Omit<
 export function statelessMethods(parts: StatelessMethodParts): MethodTable {
   const entries: (readonly [string, RequestHandler])[] = [
     ['server/discover', discoverHandler(parts.discover)],
-    ['subscriptions/listen', subscriptionsListenHandler(parts.hub, parts.stopping)],
+    ['subscriptions/listen', subscriptionsListenHandler(parts.hub, parts.subscriptions, parts.stopping)],
     ...relayedMethods(parts, (call) => taskExtensionCall(parts.tasks, call))
       .filter(([method]) => !REMOVED_IN_2026.has(method))
       .map(
@@ -128,7 +131,8 @@ function redactedTaskResults(
 
 /**
  * Methods 2026-07-28 removed (with ping, initialize and logging/setLevel, which the
- * stateless table never had): resource updates reach a client through subscriptions/listen.
+ * stateless table never had): resource updates reach a client through subscriptions/listen,
+ * log lines on the response stream of the request that asked for them in its `_meta`.
  */
 const REMOVED_IN_2026 = new Set(['resources/subscribe', 'resources/unsubscribe']);
 

@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../../../domain/errors.js';
 import type { JsonObject } from '../../../domain/ports.js';
 import type { ListenHub } from '../../listen-hub.js';
+import type { HeldResources, ResourceSubscriptions } from '../../resource-subscriptions.js';
 import { META } from '../../../domain/mcp-envelope.js';
 import { isObject } from '../../protocol-eras.js';
 import { TASK_NOTIFICATION } from '../../task-status-feed.js';
@@ -15,36 +16,61 @@ const FLAGS: Readonly<Record<string, string>> = {
   resourcesListChanged: 'notifications/resources/list_changed',
 };
 
+const UPDATED = 'notifications/resources/updated';
+
+const NOTHING_HELD: HeldResources = { uris: [], release: () => undefined };
+
 /**
  * `subscriptions/listen` (2026-07-28): the request stays open and carries the
  * notifications the client asked for, each stamped with the request's id as its
- * subscription id. It is acknowledged with the part of the filter Coffer honours (the
- * list_changed flags, and with the tasks extension declared the `taskIds` it names;
- * resource subscriptions are not offered). A task's `notifications/tasks` reaches only
- * the streams that named its id. The client ends it by closing the stream or
- * cancelling; Coffer ends it with an empty result when it stops.
+ * subscription id. It is acknowledged with the part of the filter Coffer honours: the
+ * list_changed flags, the `resourceSubscriptions` URIs an upstream accepted
+ * (resource-subscriptions.ts), and with the tasks extension declared the `taskIds` it
+ * names. A resource update reaches only the streams that named its URI, a task's
+ * `notifications/tasks` only those that named its id. The client ends it by closing
+ * the stream or cancelling; Coffer ends it with an empty result when it stops.
  */
-export function subscriptionsListenHandler(hub: ListenHub, stopping: AbortSignal): RequestHandler {
-  return (params, context) => {
-    const { honored, wanted, followed } = readFilter(params);
+export function subscriptionsListenHandler(
+  hub: ListenHub,
+  resources: ResourceSubscriptions,
+  stopping: AbortSignal,
+): RequestHandler {
+  return async (params, context) => {
+    const { honored, wanted, followed, uris } = readFilter(params);
+    const held = uris.length === 0 ? NOTHING_HELD : await resources.hold(uris);
+    const updated = new Set(held.uris);
     const stamp = { [META.subscriptionId]: context.id };
     context.notify('notifications/subscriptions/acknowledged', {
-      notifications: honored,
+      notifications: {
+        ...honored,
+        ...(held.uris.length === 0 ? {} : { resourceSubscriptions: [...held.uris] }),
+      },
       _meta: stamp,
     });
     const ended = { _meta: stamp };
-    if ((wanted.size === 0 && followed.size === 0) || stopping.aborted) return ended;
+    const idle = wanted.size === 0 && followed.size === 0 && updated.size === 0;
+    if (idle || stopping.aborted || context.signal.aborted) {
+      held.release();
+      return ended;
+    }
+    /** A notification about one resource or task: for the streams that named it. */
+    const names = (method: string, params: JsonObject): boolean => {
+      const key = method === UPDATED ? params['uri'] : params['taskId'];
+      if (typeof key !== 'string') return false;
+      return method === UPDATED
+        ? updated.has(key)
+        : method === TASK_NOTIFICATION && followed.has(key);
+    };
     return new Promise<JsonObject>((resolve) => {
       const unsubscribe = hub.subscribe((message: JSONRPCMessage) => {
         if (!('method' in message)) return;
         const params = 'params' in message && isObject(message.params) ? message.params : {};
-        const task = message.method === TASK_NOTIFICATION ? params['taskId'] : undefined;
-        if (!wanted.has(message.method) && !(typeof task === 'string' && followed.has(task)))
-          return;
+        if (!wanted.has(message.method) && !names(message.method, params)) return;
         context.notify(message.method, { ...params, _meta: stamp });
       }, followed);
       const end = (): void => {
         unsubscribe();
+        held.release();
         context.signal.removeEventListener('abort', end);
         stopping.removeEventListener('abort', end);
         resolve(ended);
@@ -55,11 +81,15 @@ export function subscriptionsListenHandler(hub: ListenHub, stopping: AbortSignal
   };
 }
 
-/** What of the client's filter Coffer honours: list_changed methods, followed task ids. */
+/**
+ * What of the client's filter Coffer honours: list_changed methods, followed task ids;
+ * and the resource URIs it names, honoured once an upstream accepts them.
+ */
 function readFilter(params: JsonObject | undefined): {
   honored: JsonObject;
   wanted: ReadonlySet<string>;
   followed: ReadonlySet<string>;
+  uris: string[];
 } {
   const filter = params?.['notifications'];
   if (!isObject(filter))
@@ -68,7 +98,7 @@ function readFilter(params: JsonObject | undefined): {
       'subscriptions/listen needs a "notifications" filter object',
     );
   const flags = Object.keys(FLAGS).filter((flag) => filter[flag] === true);
-  const taskIds = declaresTasks(params) ? taskIdsOf(filter['taskIds']) : [];
+  const taskIds = declaresTasks(params) ? stringsOf(filter['taskIds']) : [];
   const honored: JsonObject = {
     ...Object.fromEntries(flags.map((flag) => [flag, true])),
     ...(taskIds.length === 0 ? {} : { taskIds }),
@@ -77,11 +107,12 @@ function readFilter(params: JsonObject | undefined): {
     honored,
     wanted: new Set(flags.map((flag) => FLAGS[flag]!)),
     followed: new Set(taskIds),
+    uris: stringsOf(filter['resourceSubscriptions']),
   };
 }
 
-/** The `taskIds` of a filter: its distinct strings (anything else names no task). */
-function taskIdsOf(value: unknown): string[] {
+/** The distinct strings of a filter's list (`taskIds`, `resourceSubscriptions`). */
+function stringsOf(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   return [...new Set(value.filter((id): id is string => typeof id === 'string'))];
 }

@@ -1,52 +1,8 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatelessService } from '../../../../src/gateway/stateless-service.js';
-import type { MessageRouter } from '../../../../src/gateway/router/message-router.js';
 import { fakeGatewayContext } from './session-harness.js';
 import type { Script } from './fake-upstream.js';
-
-const envelope = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-type Message = JSONRPCMessage & Record<string, unknown>;
-
-/** One client of the stateless service: what it is sent, waited for by event. */
-class Channel {
-  readonly sent: Message[] = [];
-  readonly router: MessageRouter;
-  private waiters: (() => void)[] = [];
-
-  constructor(service: StatelessService) {
-    this.router = service.channel((message) => {
-      this.sent.push(message);
-      for (const wake of this.waiters.splice(0)) wake();
-      return Promise.resolve();
-    });
-  }
-
-  request(id: number, method: string, params: Record<string, unknown> = {}): void {
-    this.router.receive({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: { ...params, _meta: { ...envelope, ...(params['_meta'] as object) } },
-    });
-  }
-
-  async next(match: (message: Message) => boolean): Promise<Message> {
-    for (;;) {
-      const found = this.sent.find(match);
-      if (found !== undefined) return found;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  answer(id: number): Promise<Message> {
-    return this.next((m) => m['id'] === id && !('method' in m));
-  }
-}
+import { Channel, envelope } from './stateless-channel.js';
 
 const listing: Script['tools/list'] = () => ({ tools: [{ name: 'work' }] });
 let service: StatelessService | undefined;
@@ -73,8 +29,13 @@ describe('the stateless (2026-07-28) service', () => {
     expect(result['supportedVersions']).toEqual(
       expect.arrayContaining(['2026-07-28', '2025-11-25']),
     );
-    expect(result['capabilities']).toMatchObject({ tools: { listChanged: true } });
-    expect(result['capabilities']).not.toHaveProperty('logging');
+    // Logging and resource subscriptions are offered on this era too (request-logs.ts,
+    // resource-subscriptions.ts), but never logging/setLevel.
+    expect(result['capabilities']).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true },
+      logging: {},
+    });
     expect(result).toMatchObject({
       resultType: 'complete',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'coffer' } },
