@@ -29,6 +29,7 @@ export type LogSink = (params: JsonObject, relatedRequestId: RequestId | undefin
  * upstream as if the client were talking to it directly. The aggregated endpoint keeps
  * them out of the client's way (many upstreams, one client): the research notes' rule.
  * Coffer answers `logging/setLevel` itself and filters by the level the client chose.
+ * A 2025-11-25 session's only: 2026-07-28 requests ask per request (request-logs.ts).
  */
 export class LogRelay {
   readonly levels: readonly string[] = SEVERITY;

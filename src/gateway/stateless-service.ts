@@ -43,9 +43,9 @@ export interface StatelessServiceOptions {
  * The 2026-07-28 side of one endpoint (docs/ARCHITECTURE.md "Two eras"): requests carry
  * their own envelope and need no session, so every such request of a scope and tools
  * mode is answered by the same parts (catalog, routes, upstream connections). What
- * belongs to one request (its answer, progress, a subscriptions/listen stream) travels
- * only through the channel that request came on; an upstream's question reaches the
- * client as an input-required result (input-bridge.ts).
+ * belongs to one request (its answer, progress, log lines, a subscriptions/listen
+ * stream) travels only through the channel that request came on; an upstream's question
+ * reaches the client as an input-required result (input-bridge.ts).
  */
 export class StatelessService {
   private readonly hub = new ListenHub();

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually } from '../../support/eventually.js';
 import { addEverything } from '../../support/everything-server.js';
 import { cofferBin, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { stringEnv, transportV2, type ClientPath } from '../../support/v2-transport.js';
 
 type Era = 'pinned 2026-07-28' | 'auto' | 'v1 (2025-11-25)';
-type Path = '/mcp' | '/servers/everything/mcp' | 'shim';
+type Path = ClientPath;
 
 /** The smallest surface both SDK generations share: list tools, call one. */
 interface AnyClient {
@@ -18,18 +18,6 @@ interface AnyClient {
   listTools(): Promise<{ tools: { name: string }[] }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
-}
-
-function transportV2(daemon: RunningDaemon, path: Path) {
-  if (path === 'shim')
-    return new StdioV2({
-      command: process.execPath,
-      args: [cofferBin, 'shim'],
-      env: stringEnv(daemon.env),
-    });
-  return new StreamableHTTPClientTransport(new URL(`${daemon.baseUrl}${path}`), {
-    requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
-  });
 }
 
 function transportV1(daemon: RunningDaemon, path: Path) {
@@ -58,12 +46,6 @@ async function connect(daemon: RunningDaemon, era: Era, path: Path): Promise<Any
   const client = new ClientV2(info, { versionNegotiation: { mode } });
   await client.connect(transportV2(daemon, path));
   return client;
-}
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
 }
 
 /**

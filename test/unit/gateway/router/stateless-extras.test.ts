@@ -198,4 +198,33 @@ describe('log messages on the request that asked for them (2026-07-28)', () => {
     expect(logs(quiet)).toEqual([]);
     expect(logs(listener)).toEqual([]);
   });
+
+  it('sends a line to nobody while two requests wait on the same upstream', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { service, upstreams } = start({
+      fx: {
+        'tools/list': () => ({ tools: [{ name: 'work' }] }),
+        'tools/call': async () => {
+          await gate;
+          return { content: [] };
+        },
+      },
+    });
+    const [a, b] = [new Channel(service), new Channel(service)];
+    for (const channel of [a, b])
+      channel.request(1, 'tools/call', {
+        name: 'fx__work',
+        arguments: {},
+        _meta: { ...envelope, [LOG_LEVEL]: 'debug' },
+      });
+    await eventually(() => expect(upstreams.latest('fx').calledWith('tools/call')).toHaveLength(2));
+    upstreams.latest('fx').context.peer.notify('notifications/message', {
+      level: 'error',
+      data: 'whose?',
+    });
+    release();
+    await Promise.all([a.answer(1), b.answer(1)]);
+    expect([...logs(a), ...logs(b)]).toEqual([]);
+  });
 });
