@@ -4,6 +4,7 @@ import { missingClientCapability } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { isObject, readEnvelope } from './protocol-eras.js';
 import { DownstreamRequests, type OutboundOptions } from './router/downstream-requests.js';
+import type { RequestId } from './router/method-table.js';
 
 /** How long an input-required result waits for the client's retry before the upstream hears "no". */
 const DEFAULT_PARK_MS = 10 * 60_000;
@@ -32,6 +33,8 @@ class BridgedCall {
   constructor(
     readonly outcome: Promise<JsonObject>,
     readonly capabilities: JsonObject,
+    /** The request's own key (request-logs.ts), under which it waits on its upstream. */
+    readonly key: RequestId,
   ) {}
 
   ask(question: Question): void {
@@ -71,9 +74,10 @@ interface Parked {
  * resources/read becomes an `input_required` result; the client's retry (its
  * `inputResponses` and the `requestState` it was given, an unguessable token) answers
  * the upstream and waits on for the outcome. Upstream connections are shared by all
- * 2026-07-28 requests and a question names no request, so a question is bridged only
- * while exactly one such request runs: with several, the upstream gets an error rather
- * than a chance of asking the wrong client.
+ * 2026-07-28 requests and a question names no request, so the question goes to the
+ * request the upstream side names (`relatedRequestId`: the only one in flight to that
+ * upstream); with none, or several, the upstream gets an error rather than a chance of
+ * asking the wrong client.
  */
 export class InputBridge extends DownstreamRequests {
   private readonly running = new Set<BridgedCall>();
@@ -88,8 +92,8 @@ export class InputBridge extends DownstreamRequests {
     params: JsonObject | undefined,
     options: OutboundOptions,
   ): Promise<JsonObject> {
-    const [call, another] = [...this.running];
-    if (call === undefined || another !== undefined)
+    const call = this.callOf(options.relatedRequestId);
+    if (call === undefined)
       return Promise.reject(
         new UpstreamRpcError(
           -32603,
@@ -107,10 +111,15 @@ export class InputBridge extends DownstreamRequests {
     });
   }
 
-  /** What the one running request's client declared; nothing when none or several run. */
-  capabilities(): JsonObject {
-    const [call, another] = [...this.running];
-    return call === undefined || another !== undefined ? {} : call.capabilities;
+  /**
+   * What the client of request `related` declared; without one, what the one running
+   * request's client declared. Nothing when there is no such request.
+   */
+  capabilities(related?: RequestId): JsonObject {
+    const [only, another] = [...this.running];
+    const call =
+      related === undefined ? (another === undefined ? only : undefined) : this.callOf(related);
+    return call?.capabilities ?? {};
   }
 
   /**
@@ -118,9 +127,9 @@ export class InputBridge extends DownstreamRequests {
    * tells it "method not found"). The one running request then fails with the spec's
    * -32021 naming the capability, so its client can declare it and retry.
    */
-  undeclared(method: string, capability: string): void {
-    const [call, another] = [...this.running];
-    if (call !== undefined && another === undefined && BRIDGED.has(method))
+  undeclared(method: string, capability: string, related?: RequestId): void {
+    const call = this.callOf(related);
+    if (call !== undefined && BRIDGED.has(method))
       call.refuse(
         missingClientCapability(
           { [capability]: {} },
@@ -129,13 +138,20 @@ export class InputBridge extends DownstreamRequests {
       );
   }
 
-  /** One request that may need input: started, or resumed by its `requestState`. */
-  async run(params: JsonObject | undefined, start: () => Promise<JsonObject>): Promise<JsonObject> {
+  /**
+   * One request that may need input, keyed `key` while it waits on its upstream: started,
+   * or resumed by its `requestState` (it keeps the key it started with).
+   */
+  async run(
+    params: JsonObject | undefined,
+    key: RequestId,
+    start: () => Promise<JsonObject>,
+  ): Promise<JsonObject> {
     const token = params?.['requestState'];
     const call =
       typeof token === 'string'
         ? this.resume(token, params?.['inputResponses'])
-        : this.begin(params, start);
+        : this.begin(params, key, start);
     return this.step(call);
   }
 
@@ -144,10 +160,21 @@ export class InputBridge extends DownstreamRequests {
     for (const token of [...this.parked.keys()]) this.expire(token, 'Connection closed');
   }
 
-  private begin(params: JsonObject | undefined, start: () => Promise<JsonObject>): BridgedCall {
+  /** The running request keyed `key`. */
+  private callOf(key: RequestId | undefined): BridgedCall | undefined {
+    if (key === undefined) return undefined;
+    for (const call of this.running) if (call.key === key) return call;
+    return undefined;
+  }
+
+  private begin(
+    params: JsonObject | undefined,
+    key: RequestId,
+    start: () => Promise<JsonObject>,
+  ): BridgedCall {
     const envelope = readEnvelope(params);
     const capabilities = typeof envelope === 'string' ? {} : envelope.clientCapabilities;
-    const call = new BridgedCall(start(), capabilities);
+    const call = new BridgedCall(start(), capabilities, key);
     this.running.add(call);
     call.outcome.then(
       () => this.running.delete(call),

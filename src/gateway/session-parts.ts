@@ -38,11 +38,13 @@ export interface SessionHooks {
    */
   readonly runsTasks?: () => boolean;
   /**
-   * Upstream log lines go here, with the request they belong to, instead of to the
-   * session's client: the one request in flight to that upstream, none when several
-   * are (the stateless service's connections serve many clients' requests at once).
+   * The stateless service's connections serve many clients' requests at once: an
+   * upstream's question or log line belongs to the one request in flight to that
+   * upstream (none when several are), and log lines go to `log`, not to a session.
    */
-  readonly requestLogs?: (params: JsonObject, related: RequestId | undefined) => void;
+  readonly sharedConnections?: {
+    readonly log: (params: JsonObject, related: RequestId | undefined) => void;
+  };
 }
 
 /** The upstream side of one session: its connections, lists, routes and relay. */
@@ -133,6 +135,9 @@ function createPool(
   late: { invalidate: (server: string) => void; tasks: () => TaskRelay },
 ): UpstreamPool {
   const { context } = hooks;
+  const shared = hooks.sharedConnections;
+  const related = (server: string) =>
+    shared === undefined ? inflight.latest(server) : inflight.sole(server);
   return new UpstreamPool(
     context.connector,
     (name) => ({
@@ -143,10 +148,10 @@ function createPool(
           invalidate: late.invalidate,
           log: (server, params) => {
             context.upstreamLog(server, params);
-            if (hooks.requestLogs === undefined) logs.forward(params, inflight.latest(server));
-            else hooks.requestLogs(params ?? {}, inflight.sole(server));
+            if (shared === undefined) logs.forward(params, related(server));
+            else shared.log(params ?? {}, related(server));
           },
-          relatedRequest: (server) => inflight.latest(server),
+          relatedRequest: related,
         }),
         name,
         late.tasks(),

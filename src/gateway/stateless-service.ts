@@ -83,15 +83,16 @@ export class StatelessService {
       client: {
         requests: this.requests,
         notifier: this.notifier,
-        capabilities: () => this.requests.capabilities(),
-        undeclared: (method, capability) => this.requests.undeclared(method, capability),
+        capabilities: (related) => this.requests.capabilities(related),
+        undeclared: (method, capability, related) =>
+          this.requests.undeclared(method, capability, related),
       },
       sessionId: () => null,
       caller: () => this.callers.current(),
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
-      requestLogs: (params, related) => this.logs.forward(params, related),
+      sharedConnections: { log: (params, related) => this.logs.forward(params, related) },
     });
     const { catalog, builtins } = this.parts;
     this.methods = this.callers.wrap(

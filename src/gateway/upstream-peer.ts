@@ -19,10 +19,13 @@ const listChanged = new Set(LIST_CHANGED);
 export interface DownstreamClient {
   readonly requests: DownstreamRequests;
   readonly notifier: DownstreamNotifier;
-  /** What the client declared at initialize. */
-  readonly capabilities: () => JsonObject | undefined;
+  /**
+   * What the client declared at initialize (a stateless client: in the envelope of
+   * request `related`, the one a question belongs to).
+   */
+  readonly capabilities: (related?: RequestId) => JsonObject | undefined;
   /** An upstream asked for what the client did not declare (it is told "method not found"). */
-  readonly undeclared?: (method: string, capability: string) => void;
+  readonly undeclared?: (method: string, capability: string, related?: RequestId) => void;
 }
 
 export interface PeerHooks {
@@ -48,11 +51,12 @@ export function createUpstreamPeer(
   return {
     async request(method, params, signal) {
       const capability = requiredCapability[method];
-      if (capability === undefined || client.capabilities()?.[capability] === undefined) {
-        if (capability !== undefined) client.undeclared?.(method, capability);
+      const relatedRequestId = hooks.relatedRequest(server);
+      const declared = client.capabilities(relatedRequestId);
+      if (capability === undefined || declared?.[capability] === undefined) {
+        if (capability !== undefined) client.undeclared?.(method, capability, relatedRequestId);
         throw new UpstreamRpcError(-32601, `Method not found: ${method}`);
       }
-      const relatedRequestId = hooks.relatedRequest(server);
       return client.requests.request(method, params, {
         signal,
         ...(relatedRequestId === undefined ? {} : { relatedRequestId }),

@@ -93,7 +93,10 @@ export interface StatelessMethodParts extends Omit<
 export function statelessMethods(parts: StatelessMethodParts): MethodTable {
   const entries: (readonly [string, RequestHandler])[] = [
     ['server/discover', discoverHandler(parts.discover)],
-    ['subscriptions/listen', subscriptionsListenHandler(parts.hub, parts.subscriptions, parts.stopping)],
+    [
+      'subscriptions/listen',
+      subscriptionsListenHandler(parts.hub, parts.subscriptions, parts.stopping),
+    ],
     ...relayedMethods(parts, (call) => taskExtensionCall(parts.tasks, call))
       .filter(([method]) => !REMOVED_IN_2026.has(method))
       .map(
@@ -105,7 +108,8 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
   return methodTable(
     entries.map(([method, handler]) => {
       const bridged: RequestHandler = MULTI_ROUND_TRIP.has(method)
-        ? (params, context) => parts.bridge.run(params, async () => handler(params, context))
+        ? (params, context) =>
+            parts.bridge.run(params, context.id, async () => handler(params, context))
         : handler;
       return [
         method,

@@ -150,6 +150,62 @@ describe('roots through the era bridge (2026-07-28)', () => {
   });
 });
 
+describe('which request an upstream question goes to (2026-07-28)', () => {
+  const roots = {
+    _meta: { ...envelope, 'io.modelcontextprotocol/clientCapabilities': { roots: {} } },
+  };
+  function askingUpstreams(): { service: StatelessService; upstreams: FakeConnector } {
+    const box: { upstreams?: FakeConnector } = {};
+    const asking = (server: string): Script => ({
+      'tools/list': () => ({ tools: [{ name: 'work' }] }),
+      'tools/call': async (_params, options) => {
+        const peer = box.upstreams!.latest(server).context.peer;
+        await peer.request('roots/list', undefined, options!.signal!);
+        return { content: [] };
+      },
+    });
+    const started = start({ fx: asking('fx'), gx: asking('gx') });
+    box.upstreams = started.upstreams;
+    return started;
+  }
+
+  it('asks each client its own question while their calls wait on different upstreams', async () => {
+    const { service } = askingUpstreams();
+    const [a, b] = [new Channel(service), new Channel(service)];
+    a.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...roots });
+    b.request(1, 'tools/call', { name: 'gx__work', arguments: {}, ...roots });
+    const answers = await Promise.all([a.answer(1), b.answer(1)]);
+    for (const answer of answers)
+      expect(answer['result']).toMatchObject({ resultType: 'input_required' });
+  });
+
+  it("does not ask a client about another upstream's question", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { service, upstreams } = start({
+      fx: {
+        'tools/list': () => ({ tools: [{ name: 'work' }] }),
+        'tools/call': async () => {
+          await gate;
+          return { content: [{ type: 'text', text: 'done' }] };
+        },
+      },
+      gx: { 'tools/list': () => ({ tools: [{ name: 'other' }] }) },
+    });
+    const channel = new Channel(service);
+    channel.request(0, 'tools/list');
+    await channel.answer(0);
+    channel.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...roots });
+    await eventually(() => expect(upstreams.latest('fx').calledWith('tools/call')).toHaveLength(1));
+    const asked = upstreams
+      .latest('gx')
+      .context.peer.request('roots/list', undefined, new AbortController().signal);
+    await expect(asked).rejects.toMatchObject({ code: -32603 });
+    release();
+    expect((await channel.answer(1))['result']).toMatchObject({ resultType: 'complete' });
+  });
+});
+
 describe('log messages on the request that asked for them (2026-07-28)', () => {
   const levels = ['debug', 'info', 'warning', 'error'];
   function loggingService(): StatelessService {
