@@ -15,6 +15,8 @@ export interface HeldResources {
 interface Entry {
   holders: number;
   readonly subscribed: Promise<boolean>;
+  /** The first subscription was answered. */
+  settled: boolean;
 }
 
 /**
@@ -45,6 +47,17 @@ export class ResourceSubscriptions {
     };
   }
 
+  /**
+   * An upstream lost what it was told (its connection ended, it was redefined): the held
+   * URIs `belongs` picks are subscribed again, which connects it again. One still being
+   * subscribed is left alone; a refusal now changes nothing for its listeners.
+   */
+  renew(belongs: (uri: string) => boolean): void {
+    for (const [uri, entry] of this.entries)
+      if (entry.settled && belongs(uri))
+        void this.send('resources/subscribe', uri).catch(() => undefined);
+  }
+
   /** How many URIs are subscribed upstream now. */
   get size(): number {
     return this.entries.size;
@@ -58,9 +71,13 @@ export class ResourceSubscriptions {
     }
     const entry: Entry = {
       holders: 1,
+      settled: false,
       // A refused subscription is forgotten, so the next listener asks again.
       subscribed: this.send('resources/subscribe', uri).then(
-        () => true,
+        () => {
+          entry.settled = true;
+          return true;
+        },
         () => {
           if (this.entries.get(uri) === entry) this.entries.delete(uri);
           return false;

@@ -44,6 +44,8 @@ export interface SessionHooks {
    */
   readonly sharedConnections?: {
     readonly log: (params: JsonObject, related: RequestId | undefined) => void;
+    /** A connection to `server` ended that Coffer did not close (it crashed, was lost). */
+    readonly lost: (server: string) => void;
   };
 }
 
@@ -159,7 +161,10 @@ function createPool(
     }),
     {
       connected: (name, version) => context.states.connected(name, version),
-      disconnected: (name, crashed) => context.states.disconnected(name, crashed),
+      disconnected: (name, crashed) => {
+        context.states.disconnected(name, crashed);
+        if (crashed) shared?.lost(name);
+      },
       backoffMs: (name) => context.states.backoffMs(name),
     },
     context.processSlots,

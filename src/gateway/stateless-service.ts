@@ -23,6 +23,7 @@ import { TaskExtension } from './task-extension.js';
 import { TASKS_EXTENSION } from './task-shapes.js';
 import { TaskStatusFeed } from './task-status-feed.js';
 import { META } from '../domain/mcp-envelope.js';
+import { splitExposedUri } from '../domain/naming.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
 import type { SessionScope } from './session.js';
 
@@ -92,7 +93,10 @@ export class StatelessService {
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
-      sharedConnections: { log: (params, related) => this.logs.forward(params, related) },
+      sharedConnections: {
+        log: (params, related) => this.logs.forward(params, related),
+        lost: (server) => this.subscriptions.renew(this.ownedBy(server)),
+      },
     });
     const { catalog, builtins } = this.parts;
     this.methods = this.callers.wrap(
@@ -149,10 +153,21 @@ export class StatelessService {
     for (const method of LIST_CHANGED) this.notifier.notify(method);
   }
 
-  /** A server was removed, disabled or redefined: its connection must not be reused. */
+  /**
+   * A server was removed, disabled or redefined: its connection must not be reused; its
+   * resources listened to are subscribed again on the new one (if it is still served).
+   */
   async serverChanged(server: string): Promise<void> {
     await this.parts.pool.evict(server);
     this.capabilitiesChanged(server);
+    this.subscriptions.renew(this.ownedBy(server));
+  }
+
+  /** Whether a URI as this scope's clients see it is one of `server`'s. */
+  private ownedBy(server: string): (uri: string) => boolean {
+    const { scope } = this.options;
+    if (scope.kind === 'single') return () => scope.server === server;
+    return (uri) => splitExposedUri(uri)?.server === server;
   }
 
   /** Coffer stops: listeners get their closing result, upstreams are closed. */

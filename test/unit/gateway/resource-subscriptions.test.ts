@@ -38,4 +38,16 @@ describe('ResourceSubscriptions', () => {
     held.release();
     expect(sent).not.toContain('resources/unsubscribe bad');
   });
+
+  it('subscribes again what an upstream lost, and only its URIs', async () => {
+    const { sent, subscriptions } = upstream();
+    await subscriptions.hold(['fx/1', 'gx/1']);
+    subscriptions.renew((uri) => uri.startsWith('fx/'));
+    await Promise.resolve();
+    expect(sent).toEqual([
+      'resources/subscribe fx/1',
+      'resources/subscribe gx/1',
+      'resources/subscribe fx/1',
+    ]);
+  });
 });

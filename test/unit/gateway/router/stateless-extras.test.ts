@@ -98,6 +98,30 @@ describe('resource subscriptions through subscriptions/listen (2026-07-28)', () 
   });
 });
 
+describe('resource subscriptions when an upstream goes away', () => {
+  it('subscribes the new connection again when the old one crashed', async () => {
+    const { service, upstreams } = start({
+      fx: { 'resources/list': () => ({ resources: [{ uri: 'res://a', name: 'a' }] }) },
+    });
+    const channel = new Channel(service);
+    channel.request(1, 'subscriptions/listen', {
+      notifications: { resourceSubscriptions: ['coffer://fx/res://a'] },
+    });
+    await channel.next(isAck);
+    const first = upstreams.latest('fx');
+    await first.close();
+    await eventually(() => expect(upstreams.latest('fx')).not.toBe(first));
+    const renewed = upstreams.latest('fx');
+    await eventually(() =>
+      expect(renewed.calledWith('resources/subscribe').map((c) => c.params?.['uri'])).toEqual([
+        'res://a',
+      ]),
+    );
+    renewed.context.peer.notify('notifications/resources/updated', { uri: 'res://a' });
+    expect(updates(channel)).toHaveLength(1);
+  });
+});
+
 describe('roots through the era bridge (2026-07-28)', () => {
   function rootsService(): Channel {
     const box: { upstreams?: FakeConnector } = {};
