@@ -15,6 +15,9 @@ const DEFAULT_PARK_MS = 10 * 60_000;
  */
 const BRIDGED = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
 
+/** The questions a call cannot do without: a client that cannot answer gets -32021. */
+const NEEDED_BY_THE_CALL = new Set(['sampling/createMessage', 'elicitation/create']);
+
 interface Question {
   readonly method: string;
   readonly params: JsonObject | undefined;
@@ -124,12 +127,15 @@ export class InputBridge extends DownstreamRequests {
 
   /**
    * An upstream asked `method` of a client that did not declare `capability` (the peer
-   * tells it "method not found"). The one running request then fails with the spec's
-   * -32021 naming the capability, so its client can declare it and retry.
+   * tells it "method not found"). For a sampling or elicitation the request it belongs to
+   * then fails with the spec's -32021 naming the capability, so its client can declare it
+   * and retry. Not for roots: 2025 servers ask for them on their own (after connecting,
+   * after a change), must cope with a client that has none, and the call in flight at that
+   * moment may well be another tool's.
    */
   undeclared(method: string, capability: string, related?: RequestId): void {
     const call = this.callOf(related);
-    if (call !== undefined && BRIDGED.has(method))
+    if (call !== undefined && NEEDED_BY_THE_CALL.has(method))
       call.refuse(
         missingClientCapability(
           { [capability]: {} },

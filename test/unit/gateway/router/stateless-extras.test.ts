@@ -131,7 +131,10 @@ describe('roots through the era bridge (2026-07-28)', () => {
         'tools/call': async (_params, options) => {
           const peer = box.upstreams!.latest('fx').context.peer;
           const signal = options?.signal ?? new AbortController().signal;
-          const answer = await peer.request('roots/list', undefined, signal);
+          // As a 2025 server should, it goes on without roots when the client has none.
+          const answer = await peer
+            .request('roots/list', undefined, signal)
+            .catch((error: unknown) => ({ refused: String(error) }));
           return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
         },
       },
@@ -164,13 +167,16 @@ describe('roots through the era bridge (2026-07-28)', () => {
     expect(JSON.stringify(done['content'])).toContain('file:///work');
   });
 
-  it('answers -32021 naming roots when the client did not declare it', async () => {
+  it('tells the upstream "method not found" when the client did not declare roots, and the call goes on', async () => {
+    // 2025 servers ask roots/list on their own (after connecting, after a change): an
+    // unrelated call in flight must not fail for it, unlike a sampling or elicitation.
     const channel = rootsService();
     channel.request(1, 'tools/call', { name: 'fx__work', arguments: {} });
-    expect((await channel.answer(1))['error']).toMatchObject({
-      code: -32021,
-      data: { requiredCapabilities: { roots: {} } },
-    });
+    const answer = await channel.answer(1);
+    expect(answer['error']).toBeUndefined();
+    const result = answer['result'] as JsonObject;
+    expect(result['resultType']).toBe('complete');
+    expect(JSON.stringify(result['content'])).toContain('Method not found: roots/list');
   });
 });
 
