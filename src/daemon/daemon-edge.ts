@@ -85,11 +85,18 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 /**
+ * Segments of characters the URL parser keeps as they are, none of them "." or "..": such a
+ * path is canonical without building a URL (every request of an agent is one of these).
+ */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[\w.~!$&'()*+,;=:@-]+)+$/;
+
+/**
  * A path the URL parser would rewrite (dot segments, plain or percent-encoded, and
  * backslashes) is refused: the guard and the routes must judge the path that is served,
  * and `/api/v1/%2e%2e/x` would otherwise reach the API app as `/x`.
  */
 function isCanonicalPath(path: string): boolean {
+  if (PLAIN_PATH.test(path)) return true;
   try {
     return new URL(path, 'http://127.0.0.1').pathname === path;
   } catch {

@@ -49,6 +49,21 @@ function unreadableRequest(error: unknown, logger: Logger): Response {
   );
 }
 
+function logRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): void {
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    logger.debug(
+      {
+        method: req.method,
+        path: pathnameOf(req.url),
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'http request',
+    );
+  });
+}
+
 /** The daemon's edge (daemon-edge.ts) on node:http, each request in its own trace. */
 export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler {
   const { logger } = options;
@@ -58,19 +73,9 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
     errorHandler: (error) => unreadableRequest(error, logger),
   });
   return (req, res) => {
-    const started = process.hrtime.bigint();
     runWithTrace(traceFor(req), () => {
-      res.once('finish', () => {
-        logger.debug(
-          {
-            method: req.method,
-            path: pathnameOf(req.url),
-            status: res.statusCode,
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-          },
-          'http request',
-        );
-      });
+      // The line is debug only: below that level, no clock reading nor listener per request.
+      if (logger.isLevelEnabled('debug')) logRequest(req, res, logger);
       listener(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'request routing failed');
         if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
