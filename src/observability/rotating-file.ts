@@ -51,7 +51,9 @@ export function rotationFromEnv(env: NodeJS.ProcessEnv = process.env): RotationO
 export class RotatingFile {
   private fd: number | undefined;
   private size = 0;
-  private buffer: Buffer[] = [];
+  private buffer: (string | Buffer)[] = [];
+  /** Byte length of each piece of `buffer`. */
+  private sizes: number[] = [];
   private buffered = 0;
   private scheduled = false;
 
@@ -64,10 +66,12 @@ export class RotatingFile {
 
   /** pino's destination contract: accepts a line, never throws. */
   write(chunk: string | Uint8Array): boolean {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    const piece = typeof chunk === 'string' ? chunk : Buffer.from(chunk);
+    const bytes = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
     open.add(this);
-    this.buffer.push(bytes);
-    this.buffered += bytes.length;
+    this.buffer.push(piece);
+    this.sizes.push(bytes);
+    this.buffered += bytes;
     if (this.buffered >= MAX_BUFFERED_BYTES) this.flushSync();
     else if (!this.scheduled) {
       this.scheduled = true;
@@ -88,11 +92,13 @@ export class RotatingFile {
   flushSync(): void {
     this.scheduled = false;
     const pending = this.buffer;
+    const sizes = this.sizes;
     if (pending.length === 0) return;
     this.buffer = [];
+    this.sizes = [];
     this.buffered = 0;
     try {
-      for (const bytes of pending) this.append(bytes);
+      this.appendAll(pending, sizes);
     } catch {
       // The log is best effort: a full disk must not fail the request that logged.
       this.closeFd();
@@ -104,6 +110,28 @@ export class RotatingFile {
     this.flushSync();
     this.closeFd();
     open.delete(this);
+  }
+
+  /**
+   * Lines that fit in the live file go out in one write (one syscall per flush rather
+   * than one per line, i.e. per relayed call); a line that would take the file past
+   * maxBytes starts the next group, so rotation still happens between lines.
+   */
+  private appendAll(pieces: readonly (string | Buffer)[], sizes: readonly number[]): void {
+    if (this.fd === undefined) this.openFd(); // this.size is the live file's from here
+    let group: (string | Buffer)[] = [];
+    let groupBytes = 0;
+    for (let index = 0; index < pieces.length; index++) {
+      const size = sizes[index] ?? 0;
+      if (group.length > 0 && this.size + groupBytes + size > this.options.maxBytes) {
+        this.append(joined(group));
+        group = [];
+        groupBytes = 0;
+      }
+      group.push(pieces[index]!);
+      groupBytes += size;
+    }
+    this.append(joined(group));
   }
 
   private append(bytes: Buffer): void {
@@ -158,6 +186,13 @@ export class RotatingFile {
     }
     this.fd = undefined;
   }
+}
+
+function joined(pieces: readonly (string | Buffer)[]): Buffer {
+  if (pieces.every((piece) => typeof piece === 'string')) return Buffer.from(pieces.join(''));
+  return Buffer.concat(
+    pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)),
+  );
 }
 
 function unlinkQuietly(path: string): void {

@@ -30,6 +30,9 @@ describe('RotatingFile', () => {
       expect(statSync(name).size).toBeLessThanOrEqual(100);
       expect(statSync(name).mode & 0o777).toBe(0o600);
     }
+    // Lines flushed together are still split between files at line boundaries only.
+    for (const name of [path, `${path}.1`, `${path}.2`])
+      expect(readFileSync(name, 'utf8')).toMatch(/^(line \d{3} x{20}\n)+$/);
     // The newest line is in the live file, older ones in .1, then .2.
     expect(readFileSync(path, 'utf8')).toContain('line 039');
     expect(readFileSync(`${path}.2`, 'utf8')).not.toContain('line 039');
@@ -50,6 +53,16 @@ describe('RotatingFile', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('writes string lines and byte chunks in the order they came, in one flush', () => {
+    const path = join(dir, 'mixed.log');
+    const file = new RotatingFile(path, { maxBytes: 1_000_000, files: 2 });
+    file.write('one\n');
+    file.write(Buffer.from('twö\n'));
+    file.write('three\n');
+    file.end();
+    expect(readFileSync(path, 'utf8')).toBe('one\ntwö\nthree\n');
   });
 
   it('is shared per path, so concurrent writers do not rotate each other away', () => {
