@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
@@ -29,6 +29,7 @@ interface EdgeEnv {
 }
 type Edge = Hono<EdgeEnv>;
 type EdgeContext = Context<EdgeEnv>;
+type EdgeHandler = (c: EdgeContext, next: Next) => Response | Promise<Response> | Promise<void>;
 type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const SERVER_MCP_PATH = /^\/servers\/([^/]+)\/mcp$/;
@@ -127,37 +128,41 @@ function authorize(
     : { decision: checkAccess(req, options), browser };
 }
 
-/** The access guard: token (or the UI's session), Host, Origin; then a canonical path. */
-function accessGuard(options: DaemonRouterOptions): MiddlewareHandler<EdgeEnv> {
-  return async (c, next) => {
-    const req = c.env.incoming;
-    const path = c.req.path;
-    const { decision, browser } = authorize(req, path, options);
-    if (!decision.ok) {
-      options.logger.warn({ method: req.method, path, status: decision.status }, decision.message);
-      const { ui } = options;
-      if (ui?.wantsPage(req, path) === true) return raw(c, (_, res) => ui.denied(res, decision));
-      const challenge: Record<string, string> =
-        decision.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {};
-      return errorAnswer(
-        decision.status,
-        decision.code,
-        decision.message,
-        challenge,
-        decision.hint,
-      );
-    }
-    if (!isCanonicalPath(path)) {
-      return errorAnswer(
-        400,
-        'INVALID_INPUT',
-        'Malformed path: percent-encode it, without "." or ".." segments',
-      );
-    }
-    c.set('browser', browser);
-    await next();
-    return undefined;
-  };
+/**
+ * The access guard: token (or the UI's session), Host, Origin; then a canonical path.
+ * The refusal to answer with, or undefined when the request may go on.
+ */
+function refusal(c: EdgeContext, options: DaemonRouterOptions): Response | undefined {
+  const req = c.env.incoming;
+  const path = c.req.path;
+  const { decision, browser } = authorize(req, path, options);
+  if (!decision.ok) {
+    options.logger.warn({ method: req.method, path, status: decision.status }, decision.message);
+    const { ui } = options;
+    if (ui?.wantsPage(req, path) === true) return raw(c, (_, res) => ui.denied(res, decision));
+    const challenge: Record<string, string> =
+      decision.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {};
+    return errorAnswer(decision.status, decision.code, decision.message, challenge, decision.hint);
+  }
+  if (!isCanonicalPath(path)) {
+    return errorAnswer(
+      400,
+      'INVALID_INPUT',
+      'Malformed path: percent-encode it, without "." or ".." segments',
+    );
+  }
+  c.set('browser', browser);
+  return undefined;
+}
+
+/**
+ * A route behind the access guard. The guard wraps each route rather than sitting in
+ * front of all of them as a `*` middleware: a path that matches one handler is then
+ * dispatched by Hono without its middleware chain (no `compose`, no async step), which
+ * was most of the edge's CPU per MCP call.
+ */
+function guarded(options: DaemonRouterOptions, handler: EdgeHandler): EdgeHandler {
+  return (c, next) => refusal(c, options) ?? handler(c, next);
 }
 
 function mcpRoute(options: DaemonRouterOptions, server: (c: EdgeContext) => string | undefined) {
@@ -183,14 +188,22 @@ function mcpRoute(options: DaemonRouterOptions, server: (c: EdgeContext) => stri
 }
 
 /** The UI's own routes after the guard: the CLI's login-code request, then built files. */
-function uiRoutes(app: Edge, ui: UiRoutes, logger: Logger): void {
-  app.all(LOGIN_CODE_PATH, (c) => {
-    if (c.req.method !== 'POST') return serveFile(c, ui, logger);
-    // A session must not mint more sessions: codes are for whoever holds the token.
-    if (c.get('browser'))
-      return errorAnswer(403, 'FORBIDDEN', 'Login codes are issued to the token holder');
-    return raw(c, (_, res) => ui.issueCode(res));
-  });
+function uiRoutes(
+  app: Edge,
+  ui: UiRoutes,
+  guard: (handler: EdgeHandler) => EdgeHandler,
+  logger: Logger,
+): void {
+  app.all(
+    LOGIN_CODE_PATH,
+    guard((c) => {
+      if (c.req.method !== 'POST') return serveFile(c, ui, logger);
+      // A session must not mint more sessions: codes are for whoever holds the token.
+      if (c.get('browser'))
+        return errorAnswer(403, 'FORBIDDEN', 'Login codes are issued to the token holder');
+      return raw(c, (_, res) => ui.issueCode(res));
+    }),
+  );
 }
 
 async function serveFile(c: EdgeContext, ui: UiRoutes, logger: Logger): Promise<Response> {
@@ -232,27 +245,35 @@ export function createDaemonEdge(options: DaemonRouterOptions): Edge {
       isGet(c) ? raw(c, (req, res) => ui.login(req, res)) : next(),
     );
 
-  app.use('*', accessGuard(options));
+  const guard = (handler: EdgeHandler): EdgeHandler => guarded(options, handler);
+  app.all('/mcp', guard(mcpRoute(options, () => undefined)));
   app.all(
-    '/mcp',
-    mcpRoute(options, () => undefined),
+    '/servers/:name/mcp',
+    guard((c, next) => {
+      const segment = SERVER_MCP_PATH.exec(c.req.path)?.[1];
+      if (segment === undefined) return next();
+      const name = decodeSegment(segment);
+      if (name === undefined)
+        return errorAnswer(400, 'INVALID_INPUT', 'Malformed server name in path');
+      return mcpRoute(options, () => name)(c);
+    }),
   );
-  app.all('/servers/:name/mcp', (c, next) => {
-    const segment = SERVER_MCP_PATH.exec(c.req.path)?.[1];
-    if (segment === undefined) return next();
-    const name = decodeSegment(segment);
-    if (name === undefined)
-      return errorAnswer(400, 'INVALID_INPUT', 'Malformed server name in path');
-    return mcpRoute(options, () => name)(c);
-  });
-  if (ui !== undefined) uiRoutes(app, ui, logger);
-  const api = (c: EdgeContext) => options.api.fetch(c.req.raw, c.env);
+  if (ui !== undefined) uiRoutes(app, ui, guard, logger);
+  const api = guard((c) => options.api.fetch(c.req.raw, c.env));
   app.all('/api/v1', api);
   app.all('/api/v1/*', api);
-  if (ui !== undefined) app.all('*', (c) => serveFile(c, ui, logger));
 
-  app.notFound((c) =>
-    errorAnswer(404, 'NOT_FOUND', `No route for ${c.env.incoming.method ?? 'GET'} ${c.req.path}`),
+  // Everything else, after the guard: the UI's files, or 404 JSON.
+  app.notFound(
+    (c) =>
+      refusal(c, options) ??
+      (ui !== undefined
+        ? serveFile(c, ui, logger)
+        : errorAnswer(
+            404,
+            'NOT_FOUND',
+            `No route for ${c.env.incoming.method ?? 'GET'} ${c.req.path}`,
+          )),
   );
   app.onError((error, c) => {
     logger.error({ err: error, path: c.req.path }, 'request failed');
