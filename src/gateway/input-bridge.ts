@@ -56,10 +56,20 @@ class BridgedCall {
     if (this.refusal !== undefined) return Promise.reject(this.refusal);
     if (this.questions.length > 0) return Promise.resolve({ questions: this.questions.splice(0) });
     return new Promise((resolve, reject) => {
-      this.wake = () =>
-        this.refusal === undefined
-          ? resolve({ questions: this.questions.splice(0) })
-          : reject(this.refusal);
+      // Questions an upstream sends together (one read of its stream) go out as one
+      // input_required result: the rest of that read is handled before this turn ends.
+      let woken = false;
+      this.wake = () => {
+        // A refusal ends the call at once, before the upstream's own error can.
+        if (this.refusal !== undefined) return reject(this.refusal);
+        if (woken) return;
+        woken = true;
+        setImmediate(() =>
+          this.refusal === undefined
+            ? resolve({ questions: this.questions.splice(0) })
+            : reject(this.refusal),
+        );
+      };
       this.outcome.then((result) => resolve({ result }), reject);
     }).finally(() => (this.wake = undefined)) as Promise<Step>;
   }

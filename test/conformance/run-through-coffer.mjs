@@ -7,6 +7,16 @@
  *   npm run conformance:coffer
  *   node test/conformance/run-through-coffer.mjs --scenario tools-call-with-progress --verbose
  *
+ * `--modern` runs the suite's 2026-07-28 line instead (the `conformance-2026` alias of
+ * 0.2.0-alpha.12, started by its entry file because both packages install a bin named
+ * `conformance`): `--requirements 2026-07-28` on `/servers/fixture/mcp` and then on `/mcp`,
+ * each against its expected-failures baseline (test/conformance/modern-*.yaml, one reason
+ * per entry), both on the same daemon. Extra arguments replace that selection and run on
+ * `/servers/fixture/mcp` only (`--path /mcp` picks the aggregated endpoint):
+ *
+ *   npm run conformance:modern
+ *   node test/conformance/run-through-coffer.mjs --modern --scenario caching --verbose
+ *
  * The suite's client sends no Authorization header, so a tiny loopback proxy adds the bearer
  * token and passes everything else (Host, Origin included) through untouched: the suite's
  * DNS-rebinding scenario still meets Coffer's own check. Coffer has no switch that turns its
@@ -25,6 +35,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const coffer = join(root, 'bin', 'coffer.js');
 const fixture = join(root, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
 const suiteBin = join(root, 'node_modules', '.bin', 'conformance');
+const modernEntry = join(root, 'node_modules', 'conformance-2026', 'dist', 'index.js');
+const MODERN_RUNS = [
+  { path: '/servers/fixture/mcp', baseline: 'modern-passthrough.yaml' },
+  { path: '/mcp', baseline: 'modern-aggregate.yaml' },
+];
 
 async function startDaemon(env) {
   const result = spawnSync(process.execPath, [coffer, 'start'], { env, encoding: 'utf8' });
@@ -65,15 +80,47 @@ function startProxy(daemon) {
   return new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(proxy)));
 }
 
-function runSuite(url, extraArgs) {
-  const selection = extraArgs.length > 0 ? extraArgs : ['--suite', 'all'];
-  const args = ['-y', 'node@22', suiteBin, 'server', '--url', url, ...selection];
+function runSuite(entry, url, selection) {
+  const args = ['-y', 'node@22', entry, 'server', '--url', url, ...selection];
   console.log(`> npx ${args.join(' ')}`);
   const suite = spawn('npx', args, { stdio: 'inherit' });
   return new Promise((resolve) => {
     suite.once('error', () => resolve(1));
     suite.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/** The suite runs this invocation asks for, in order; every run happens even if one fails. */
+function plan(argv) {
+  if (!argv.includes('--modern')) {
+    const selection = argv.length > 0 ? argv : ['--suite', 'all'];
+    return [{ entry: suiteBin, path: '/servers/fixture/mcp', selection }];
+  }
+  const rest = argv.filter((arg) => arg !== '--modern');
+  const at = rest.indexOf('--path');
+  if (at >= 0) {
+    const path = rest[at + 1] ?? '/servers/fixture/mcp';
+    rest.splice(at, 2);
+    if (rest.length > 0) return [{ entry: modernEntry, path, selection: rest }];
+    return MODERN_RUNS.filter((run) => run.path === path).map((run) => modernRun(run));
+  }
+  if (rest.length > 0) return [{ entry: modernEntry, path: MODERN_RUNS[0].path, selection: rest }];
+  return MODERN_RUNS.map((run) => modernRun(run));
+}
+
+function modernRun({ path, baseline }) {
+  const file = join(root, 'test', 'conformance', baseline);
+  const selection = ['--requirements', '2026-07-28', '--expected-failures', file];
+  return { entry: modernEntry, path, selection };
+}
+
+async function runPlan(origin, argv) {
+  let worst = 0;
+  for (const run of plan(argv)) {
+    const code = await runSuite(run.entry, `${origin}${run.path}`, run.selection);
+    worst = Math.max(worst, code);
+  }
+  return worst;
 }
 
 async function main() {
@@ -88,8 +135,7 @@ async function main() {
     const daemon = await startDaemon(env);
     await register(daemon);
     proxy = await startProxy(daemon);
-    const url = `http://127.0.0.1:${proxy.address().port}/servers/fixture/mcp`;
-    return await runSuite(url, process.argv.slice(2));
+    return await runPlan(`http://127.0.0.1:${proxy.address().port}`, process.argv.slice(2));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;

@@ -165,6 +165,48 @@ describe('the era bridge: an upstream question becomes input_required', () => {
     expect(JSON.stringify(done['content'])).toContain('sampled');
   });
 
+  it('asks the questions an upstream sends together in one input_required result', async () => {
+    const box: { upstreams?: Upstreams } = {};
+    const started = start({
+      fx: {
+        'tools/list': listing,
+        'tools/call': async (_params, options) => {
+          const peer = box.upstreams!.connections[0]!.context.peer;
+          const signal = options?.signal ?? new AbortController().signal;
+          // Sent in one turn, as several requests in one read of an upstream's stream are.
+          const answers = await Promise.all([
+            peer.request('sampling/createMessage', { maxTokens: 5 }, signal),
+            peer.request('sampling/createMessage', { maxTokens: 6 }, signal),
+          ]);
+          return { content: [{ type: 'text', text: JSON.stringify(answers) }] };
+        },
+      },
+    });
+    box.upstreams = started.upstreams;
+    const channel = new Channel(started.service);
+    channel.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
+    const first = (await channel.answer(1))['result'] as Record<string, unknown>;
+    expect(first['inputRequests']).toEqual({
+      'coffer-1': { method: 'sampling/createMessage', params: { maxTokens: 5 } },
+      'coffer-2': { method: 'sampling/createMessage', params: { maxTokens: 6 } },
+    });
+    const reply = (text: string) => ({
+      role: 'assistant',
+      content: { type: 'text', text },
+      model: 'm',
+    });
+    channel.request(2, 'tools/call', {
+      name: 'fx__work',
+      arguments: {},
+      ...sampling,
+      inputResponses: { 'coffer-1': reply('one'), 'coffer-2': reply('two') },
+      requestState: first['requestState'],
+    });
+    const done = (await channel.answer(2))['result'] as Record<string, unknown>;
+    expect(done['resultType']).toBe('complete');
+    expect(JSON.stringify(done['content'])).toMatch(/one.*two/);
+  });
+
   it('answers -32021 naming the capability when the client did not declare it', async () => {
     const channel = new Channel(askingService().service);
     channel.request(1, 'tools/call', { name: 'fx__work', arguments: {} });
