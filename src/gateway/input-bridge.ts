@@ -15,6 +15,9 @@ const DEFAULT_PARK_MS = 10 * 60_000;
  */
 const BRIDGED = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
 
+/** How long after an upstream's first question its others still join the same result. */
+const GATHER_MS = 10;
+
 /** The questions a call cannot do without: a client that cannot answer gets -32021. */
 const NEEDED_BY_THE_CALL = new Set(['sampling/createMessage', 'elicitation/create']);
 
@@ -56,18 +59,20 @@ class BridgedCall {
     if (this.refusal !== undefined) return Promise.reject(this.refusal);
     if (this.questions.length > 0) return Promise.resolve({ questions: this.questions.splice(0) });
     return new Promise((resolve, reject) => {
-      // Questions an upstream sends together (one read of its stream) go out as one
-      // input_required result: the rest of that read is handled before this turn ends.
+      // Questions an upstream sends together go out as one input_required result: they
+      // may come in more than one read of its stream, so the first waits a moment.
       let woken = false;
       this.wake = () => {
         // A refusal ends the call at once, before the upstream's own error can.
         if (this.refusal !== undefined) return reject(this.refusal);
         if (woken) return;
         woken = true;
-        setImmediate(() =>
-          this.refusal === undefined
-            ? resolve({ questions: this.questions.splice(0) })
-            : reject(this.refusal),
+        setTimeout(
+          () =>
+            this.refusal === undefined
+              ? resolve({ questions: this.questions.splice(0) })
+              : reject(this.refusal),
+          GATHER_MS,
         );
       };
       this.outcome.then((result) => resolve({ result }), reject);
