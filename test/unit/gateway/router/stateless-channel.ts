@@ -1,6 +1,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { MessageRouter } from '../../../../src/gateway/router/message-router.js';
-import type { StatelessService } from '../../../../src/gateway/stateless-service.js';
+import { afterEach } from 'vitest';
+import { StatelessService } from '../../../../src/gateway/stateless-service.js';
+import type { FakeConnector, Script } from './fake-upstream.js';
+import { fakeGatewayContext } from './session-harness.js';
 
 /** The envelope of a 2026-07-28 client that declares nothing. */
 export const envelope = {
@@ -44,4 +47,24 @@ export class Channel {
   answer(id: number): Promise<Message> {
     return this.next((m) => m['id'] === id && !('method' in m));
   }
+}
+
+/**
+ * A starter of aggregated stateless services over fake upstreams, each closed after its
+ * test (call it at the top of a test file: it registers the afterEach).
+ */
+export function statelessServices(): (scripts: Record<string, Script>) => {
+  service: StatelessService;
+  upstreams: FakeConnector;
+} {
+  const started: StatelessService[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((service) => service.close()));
+  });
+  return (scripts) => {
+    const { context, upstreams } = fakeGatewayContext(scripts);
+    const service = new StatelessService({ context, scope: { kind: 'aggregated' } });
+    started.push(service);
+    return { service, upstreams };
+  };
 }

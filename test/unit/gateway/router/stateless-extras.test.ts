@@ -1,29 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../../../support/eventually.js';
 import type { JsonObject } from '../../../../src/domain/ports.js';
-import { StatelessService } from '../../../../src/gateway/stateless-service.js';
+import type { StatelessService } from '../../../../src/gateway/stateless-service.js';
 import type { FakeConnector, Script } from './fake-upstream.js';
-import { fakeGatewayContext } from './session-harness.js';
-import { Channel, envelope, type Message } from './stateless-channel.js';
+import { Channel, envelope, statelessServices, type Message } from './stateless-channel.js';
 
 const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 
-let service: StatelessService | undefined;
-
-function start(scripts: Record<string, Script>): {
-  service: StatelessService;
-  upstreams: FakeConnector;
-} {
-  const { context, upstreams } = fakeGatewayContext(scripts);
-  service = new StatelessService({ context, scope: { kind: 'aggregated' } });
-  return { service, upstreams };
-}
-
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+const start = statelessServices();
 
 const isAck = (m: Message) => m['method'] === 'notifications/subscriptions/acknowledged';
 const updates = (channel: Channel) =>

@@ -1,25 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { StatelessService } from '../../../../src/gateway/stateless-service.js';
-import { fakeGatewayContext } from './session-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { StatelessService } from '../../../../src/gateway/stateless-service.js';
+import type { fakeGatewayContext } from './session-harness.js';
 import type { Script } from './fake-upstream.js';
-import { Channel, envelope } from './stateless-channel.js';
+import { Channel, envelope, statelessServices } from './stateless-channel.js';
 
 const listing: Script['tools/list'] = () => ({ tools: [{ name: 'work' }] });
-let service: StatelessService | undefined;
-
-function start(scripts: Record<string, Script>): {
-  service: StatelessService;
-  upstreams: ReturnType<typeof fakeGatewayContext>['upstreams'];
-} {
-  const { context, upstreams } = fakeGatewayContext(scripts);
-  service = new StatelessService({ context, scope: { kind: 'aggregated' } });
-  return { service, upstreams };
-}
-
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-});
+const start = statelessServices();
 
 describe('the stateless (2026-07-28) service', () => {
   it('answers server/discover with both eras, its capabilities and serverInfo', async () => {
