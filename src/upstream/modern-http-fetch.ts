@@ -13,7 +13,9 @@
  *   transport as that request's answer: the SDK v1 transport would throw it away as an
  *   HTTP failure, and era negotiation needs to read it;
  * - a `notifications/cancelled` for a 2026-07-28 request still open closes that
- *   request's POST instead of being posted (src/upstream/stream-cancellation.ts).
+ *   request's POST instead of being posted (src/upstream/stream-cancellation.ts);
+ * - a `tools/call` carries the `Mcp-Param-*` headers its tool declares, learnt from the
+ *   tools/list answers read on the way back (src/upstream/param-headers.ts).
  *
  * One per transport: the open requests it can cancel are that connection's.
  */
@@ -27,10 +29,14 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './jsonrpc-envelope.js';
+import { ParamHeaderTable } from './param-headers.js';
 import { StreamCancellation } from './stream-cancellation.js';
 
 export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
   const cancellation = new StreamCancellation();
+  const params = new ParamHeaderTable();
+  // A call waits for the lists read before it, so it never goes out with an old table.
+  let learning: Promise<void> = Promise.resolve();
   return async (url, init) => {
     const posted = postedMessage(init);
     if (posted !== undefined && isNotification(posted)) {
@@ -41,9 +47,20 @@ export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
     if (posted === undefined || !isRequest(posted)) return base(url, init);
     const headers = modernHeaders(posted);
     if (Object.keys(headers).length === 0) return inBand(await base(url, init), posted);
+    if (posted.method === 'tools/call') {
+      await learning;
+      Object.assign(
+        headers,
+        params.headersFor(String(posted.params?.['name']), posted.params?.['arguments']),
+      );
+    }
     const signal = cancellation.track(posted.id, init?.signal);
     try {
       const response = await base(url, { ...init, headers: merged(init, headers), signal });
+      if (posted.method === 'tools/list' && response.ok) {
+        const read = readResult(response.clone(), posted).then((result) => params.learn(result));
+        learning = learning.then(() => read).catch(() => undefined);
+      }
       return cancellation.settle(posted.id, await inBand(response, posted));
     } catch (error) {
       cancellation.forget(posted.id);
@@ -105,4 +122,25 @@ function answers(text: string, request: JsonRpcRequest): boolean {
   }
   const message = asJsonRpcMessage(value);
   return message !== undefined && 'error' in message && message.id === request.id;
+}
+
+/** The result a response (JSON, or an SSE stream ending with it) gives `request`. */
+async function readResult(response: Response, request: JsonRpcRequest): Promise<unknown> {
+  const text = await response.text();
+  const bodies = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5))
+    : [text];
+  for (const body of bodies) {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      continue;
+    }
+    if (isObject(value) && value['id'] === request.id && 'result' in value) return value['result'];
+  }
+  return undefined;
 }

@@ -59,6 +59,16 @@ describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy
     expect(result).toEqual({ content: [{ type: 'text', text: 'echo: hi' }] });
   });
 
+  it('sends the Mcp-Param headers a tool declares, plain and base64-encoded', async () => {
+    const client = await daemon.client();
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('remote__in_region');
+    for (const region of ['eu-west-1', 'Zürich ⛰']) {
+      const result = await client.callTool({ name: 'remote__in_region', arguments: { region } });
+      expect(result).toEqual({ content: [{ type: 'text', text: `region: ${region}` }] });
+    }
+  });
+
   it('shows 2026-07-28 as the protocol revision it speaks', async () => {
     const client = await daemon.client({ name: 'versions' });
     await client.listTools();
