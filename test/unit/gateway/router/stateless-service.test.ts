@@ -109,7 +109,14 @@ describe('the stateless (2026-07-28) service', () => {
 
 describe('the era bridge: an upstream question becomes input_required', () => {
   type Upstreams = ReturnType<typeof fakeGatewayContext>['upstreams'];
-  function askingService(): { service: StatelessService; upstreams: Upstreams } {
+  type Peer = Upstreams['connections'][number]['context']['peer'];
+  const sample = (peer: Peer, signal: AbortSignal) =>
+    peer.request('sampling/createMessage', { maxTokens: 5 }, signal);
+  /** fx's tool asks the client what `ask` asks, and answers with the replies. */
+  function askingService(ask: (peer: Peer, signal: AbortSignal) => Promise<unknown> = sample): {
+    service: StatelessService;
+    upstreams: Upstreams;
+  } {
     const box: { upstreams?: Upstreams } = {};
     const started = start({
       fx: {
@@ -117,7 +124,7 @@ describe('the era bridge: an upstream question becomes input_required', () => {
         'tools/call': async (_params, options) => {
           const peer = box.upstreams!.connections[0]!.context.peer;
           const signal = options?.signal ?? new AbortController().signal;
-          const answer = await peer.request('sampling/createMessage', { maxTokens: 5 }, signal);
+          const answer = await ask(peer, signal);
           return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
         },
       },
@@ -152,24 +159,14 @@ describe('the era bridge: an upstream question becomes input_required', () => {
   });
 
   it('asks the questions an upstream sends together in one input_required result', async () => {
-    const box: { upstreams?: Upstreams } = {};
-    const started = start({
-      fx: {
-        'tools/list': listing,
-        'tools/call': async (_params, options) => {
-          const peer = box.upstreams!.connections[0]!.context.peer;
-          const signal = options?.signal ?? new AbortController().signal;
-          // Sent in one turn, as several requests in one read of an upstream's stream are.
-          const answers = await Promise.all([
-            peer.request('sampling/createMessage', { maxTokens: 5 }, signal),
-            peer.request('sampling/createMessage', { maxTokens: 6 }, signal),
-          ]);
-          return { content: [{ type: 'text', text: JSON.stringify(answers) }] };
-        },
-      },
-    });
-    box.upstreams = started.upstreams;
-    const channel = new Channel(started.service);
+    // Sent in one turn, as several requests in one read of an upstream's stream are.
+    const { service } = askingService((peer, signal) =>
+      Promise.all([
+        sample(peer, signal),
+        peer.request('sampling/createMessage', { maxTokens: 6 }, signal),
+      ]),
+    );
+    const channel = new Channel(service);
     channel.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...sampling });
     const first = (await channel.answer(1))['result'] as Record<string, unknown>;
     expect(first['inputRequests']).toEqual({
