@@ -10,6 +10,20 @@ const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 
 const start = statelessServices();
 
+/** An upstream whose tool `work` answers (with `text`, if given) only once released. */
+function heldCall(text?: string): { script: Script; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const script: Script = {
+    'tools/list': () => ({ tools: [{ name: 'work' }] }),
+    'tools/call': async () => {
+      await gate;
+      return { content: text === undefined ? [] : [{ type: 'text', text }] };
+    },
+  };
+  return { script, release };
+}
+
 const isAck = (m: Message) => m['method'] === 'notifications/subscriptions/acknowledged';
 const updates = (channel: Channel) =>
   channel.sent.filter((m) => m['method'] === 'notifications/resources/updated');
@@ -195,16 +209,9 @@ describe('which request an upstream question goes to (2026-07-28)', () => {
   });
 
   it("does not ask a client about another upstream's question", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { script, release } = heldCall('done');
     const { service, upstreams } = start({
-      fx: {
-        'tools/list': () => ({ tools: [{ name: 'work' }] }),
-        'tools/call': async () => {
-          await gate;
-          return { content: [{ type: 'text', text: 'done' }] };
-        },
-      },
+      fx: script,
       gx: { 'tools/list': () => ({ tools: [{ name: 'other' }] }) },
     });
     const channel = new Channel(service);
@@ -271,17 +278,8 @@ describe('log messages on the request that asked for them (2026-07-28)', () => {
   });
 
   it('sends a line to nobody while two requests wait on the same upstream', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const { service, upstreams } = start({
-      fx: {
-        'tools/list': () => ({ tools: [{ name: 'work' }] }),
-        'tools/call': async () => {
-          await gate;
-          return { content: [] };
-        },
-      },
-    });
+    const { script, release } = heldCall();
+    const { service, upstreams } = start({ fx: script });
     const [a, b] = [new Channel(service), new Channel(service)];
     for (const channel of [a, b])
       channel.request(1, 'tools/call', {
