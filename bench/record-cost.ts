@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { repoRoot } from './daemon.js';
 import { median } from './stats.js';
 
-const ROUNDS = 15;
-const CALLS_PER_ROUND = 2_000;
+const ROUNDS = 20;
+const CALLS_PER_ROUND = 5_000;
 const WARMUP_ROUNDS = 3;
 const BATCH = 500;
 
