@@ -10,9 +10,9 @@ function capture(): { stream: DestinationStream; lines: string[] } {
   return { stream: { write: (line: string) => void lines.push(line) }, lines };
 }
 
-/** Both lines, the clock's part made equal: they were written a few µs apart. */
+/** The lines, their times made equal (ISO or epoch ms): they were written a few µs apart. */
 function sameTime(lines: string[]): string[] {
-  return lines.map((line) => line.replace(/"time":"[^"]*"/, '"time":"T"'));
+  return lines.map((line) => line.replace(/"time":("[^"]*"|\d+)/, '"time":"T"'));
 }
 
 const FIELDS = {
@@ -31,8 +31,8 @@ const FIELDS = {
 const MSG = 'tools/call fx echo: error RPC_-32602';
 
 /** What infoLine writes and what pino's own `info` writes, same fields, same logger. */
-function both(logger: Logger, lines: string[]): [string, string] {
-  infoLine(logger)(structuredClone(FIELDS), MSG);
+function both(logger: Logger, lines: string[], line = infoLine(logger)): [string, string] {
+  line(structuredClone(FIELDS), MSG);
   logger.info(structuredClone(FIELDS), MSG);
   expect(lines).toHaveLength(2);
   const [fast = '', pinos = ''] = sameTime(lines);
@@ -54,9 +54,15 @@ describe('infoLine', () => {
   it("keeps a child logger's bindings and writes nothing below the logger's level", () => {
     const { stream, lines } = capture();
     const child = createLogger({ destination: stream, level: 'info' }).child({ part: 'audit' });
-    const [fast, pinos] = both(child, lines);
+    const line = infoLine(child);
+    const [fast, pinos] = both(child, lines, line);
     expect(fast).toBe(pinos);
     expect(JSON.parse(fast)).toMatchObject({ part: 'audit', msg: MSG });
+    child.setBindings({ step: 2 });
+    lines.length = 0;
+    const [rebound, pinosRebound] = both(child, lines, line);
+    expect(rebound).toBe(pinosRebound);
+    expect(JSON.parse(rebound)).toMatchObject({ part: 'audit', step: 2 });
     const quiet = createLogger({ destination: stream, level: 'warn' });
     infoLine(quiet)(FIELDS, MSG);
     expect(lines).toHaveLength(2);
