@@ -1,6 +1,5 @@
 import { CofferError } from '../domain/errors.js';
 import type { ActivityEntry, ActivityRepository, ActivitySink, Clock } from '../domain/ports.js';
-import { infoLine, type InfoLine } from '../observability/info-line.js';
 import type { Logger } from '../observability/logger.js';
 
 /** How much activity is kept: rows past EITHER limit are deleted. */
@@ -106,13 +105,13 @@ export class ActivityWriter implements ActivitySink {
 
   /**
    * The per-call line holds only the scalar fields below, none of them secret, so it
-   * skips the logger's path redaction (its wildcard walk was a visible share of the
-   * daemon's CPU per relayed call) and pino's per-key serialisation (info-line.ts).
+   * skips the logger's path redaction: its wildcard walk was a visible share of the
+   * daemon's CPU per relayed call.
    */
-  private readonly callLine: InfoLine;
+  private readonly callLog: Logger;
 
   constructor(private readonly options: ActivityWriterOptions) {
-    this.callLine = infoLine(options.logger);
+    this.callLog = options.logger.child({}, { redact: [] });
   }
 
   record(entry: ActivityEntry): void {
@@ -210,7 +209,7 @@ export class ActivityWriter implements ActivitySink {
   /** The log line carries the entry's traceId (as every line in a request does). */
   private logEntry(entry: ActivityEntry): void {
     // `at` is the line's own time; trace_id becomes the usual `traceId` field.
-    const activity: Record<string, unknown> = {
+    const fields = {
       session_id: entry.session_id,
       client_name: entry.client_name,
       client_version: entry.client_version,
@@ -221,22 +220,13 @@ export class ActivityWriter implements ActivitySink {
       duration_ms: entry.duration_ms,
       outcome: entry.outcome,
       error_code: entry.error_code,
+      ...(entry.guard == null ? {} : { guard: entry.guard }),
     };
-    if (entry.guard != null) activity['guard'] = entry.guard;
-    const fields: Record<string, unknown> = {};
-    if (entry.trace_id !== null) fields['traceId'] = entry.trace_id;
-    fields['activity'] = activity;
-    this.callLine(fields, `${entry.action} ${targetOf(entry)}: ${outcomeOf(entry)}`);
+    const target = [entry.server, entry.capability_key].filter((part) => part !== null).join(' ');
+    const outcome = entry.outcome === 'ok' ? 'ok' : `error ${entry.error_code ?? ''}`.trim();
+    this.callLog.info(
+      { ...(entry.trace_id === null ? {} : { traceId: entry.trace_id }), activity: fields },
+      `${entry.action} ${target}: ${outcome}`,
+    );
   }
-}
-
-/** `server key`, either part left out when absent. */
-function targetOf(entry: ActivityEntry): string {
-  if (entry.server === null) return entry.capability_key ?? '';
-  return entry.capability_key === null ? entry.server : `${entry.server} ${entry.capability_key}`;
-}
-
-function outcomeOf(entry: ActivityEntry): string {
-  if (entry.outcome === 'ok') return 'ok';
-  return entry.error_code ? `error ${entry.error_code}` : 'error';
 }
