@@ -53,9 +53,14 @@ export class CapabilityRoutes {
     const parsed = this.deps.namespace.parse(type, exposed);
     const server =
       parsed !== undefined && (await this.deps.serves(parsed.server)) ? parsed.server : undefined;
+    // SEP-2164: a resource that is not there names the URI asked for in `data.uri`.
+    const data = {
+      ...(server === undefined ? {} : { server }),
+      ...(type === 'resource' ? { uri: exposed } : {}),
+    };
     return new CofferError('CAPABILITY_NOT_FOUND', `Unknown ${label(type)} "${exposed}"`, {
       hint: 'list them again: the upstream may have changed, be disabled or be unreachable',
-      ...(server === undefined ? {} : { data: { server } }),
+      ...(Object.keys(data).length === 0 ? {} : { data }),
     });
   }
 }
