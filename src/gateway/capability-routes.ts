@@ -3,6 +3,7 @@ import { disabledCode, toggleFlag } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject, PreferenceRepository } from '../domain/ports.js';
 import { toolChanged } from '../domain/tool-pin.js';
+import { invalidHeaderTool } from './header-exclusions.js';
 import type { ListingCatalog } from './lean-mode.js';
 import type { Namespace } from './namespace.js';
 import type { Route } from './session-catalog.js';
@@ -40,6 +41,8 @@ export class CapabilityRoutes {
       );
     }
     if (found.held) throw toolChanged(found.server.name, found.key);
+    if (found.invalid !== undefined)
+      throw invalidHeaderTool(found.server.name, found.key, found.invalid);
     return found;
   }
 
