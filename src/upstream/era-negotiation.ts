@@ -5,13 +5,14 @@
  * modern version, a 2025 server's "not initialized") means legacy, and the 2025
  * `initialize` follows on the same connection. A server remembered as legacy is asked
  * `initialize` first (byte for byte what Coffer sent before eras), and turns modern only
- * when it answers -32022 naming 2026-07-28.
+ * when it answers -32022 naming 2026-07-28 (or answers initialize naming 2026-07-28).
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_PROTOCOL_VERSION, RPC } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import {
   initializeUpstream,
+  ModernInitializeAnswer,
   type HandshakeChannel,
   type HandshakeOptions,
 } from './initialize-handshake.js';
@@ -93,8 +94,12 @@ async function discover(
   };
 }
 
-/** A -32022 answer to initialize that names the modern revision among the supported ones. */
+/**
+ * A -32022 answer to initialize that names the modern revision among the supported ones,
+ * or an initialize result that names it.
+ */
 function offersModern(error: unknown): boolean {
+  if (error instanceof ModernInitializeAnswer) return true;
   if (!(error instanceof UpstreamRpcError) || error.code !== RPC.unsupportedVersion) return false;
   const data = error.data;
   const supported = isObject(data) ? data['supported'] : undefined;
