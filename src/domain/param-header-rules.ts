@@ -37,26 +37,11 @@ const KEY = 'x-mcp-header';
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PERMITTED_TYPES = new Set(['string', 'integer', 'boolean']);
 /** Subschemas no chain of `properties` reaches: a declaration there is invalid. */
-const UNREACHABLE = [
-  'items',
-  'prefixItems',
-  'contains',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'propertyNames',
-  'patternProperties',
-  'dependentSchemas',
-  'oneOf',
-  'anyOf',
-  'allOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  '$defs',
-  'definitions',
-];
+const UNREACHABLE = (
+  'items prefixItems contains additionalProperties unevaluatedProperties unevaluatedItems ' +
+  'propertyNames patternProperties dependentSchemas oneOf anyOf allOf not if then else ' +
+  '$defs definitions'
+).split(' ');
 const NAMED_SUBSCHEMAS = new Set(['patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 
 type Schema = Record<string, unknown>;
@@ -69,55 +54,76 @@ function pathName(path: readonly string[]): string {
   return path.length === 0 ? '<root>' : path.join('.');
 }
 
+/** What a scan has found so far. */
+interface ScanState {
+  readonly declarations: ParamHeaderDeclaration[];
+  /** Lower-case name to the name as first declared. */
+  readonly seen: Map<string, string>;
+  numberFault?: string;
+}
+
 /** Every `x-mcp-header` of `inputSchema`, checked against each constraint of the spec. */
 export function scanHeaderDeclarations(inputSchema: unknown): DeclarationScan {
-  const declarations: ParamHeaderDeclaration[] = [];
-  const seen = new Map<string, string>();
-  let numberFault: string | undefined;
-  const declared = (schema: Schema, path: string[], reachable: boolean): string | undefined => {
-    if (!reachable || path.length === 0)
-      return `${pathName(path)}: x-mcp-header is only permitted on properties statically reachable via a chain of 'properties' keys (not under items, additionalProperties, oneOf/anyOf/allOf/not, if/then/else, or $ref)`;
-    const header = schema[KEY];
-    if (typeof header !== 'string' || header.length === 0)
-      return `${pathName(path)}: x-mcp-header MUST be a non-empty string`;
-    if (!TOKEN.test(header))
-      return `${pathName(path)}: x-mcp-header '${header}' is not a valid RFC 9110 token (no spaces, control characters or HTTP delimiters)`;
-    const type = typeof schema['type'] === 'string' ? schema['type'] : undefined;
-    if (type === undefined || !PERMITTED_TYPES.has(type)) {
-      const fault = `${pathName(path)}: x-mcp-header is only permitted on primitive-typed properties (string, integer, boolean); got ${type ?? '<none>'}`;
-      if (type !== 'number') return fault;
-      numberFault ??= fault;
-    }
-    const prior = seen.get(header.toLowerCase());
-    if (prior !== undefined)
-      return `x-mcp-header '${header}' is not case-insensitively unique (also declared as '${prior}')`;
-    seen.set(header.toLowerCase(), header);
-    declarations.push({ path, header, type });
-    return undefined;
-  };
-  const visit = (node: unknown, path: string[], reachable: boolean): string | undefined => {
-    if (!isSchema(node)) return undefined;
-    const fault = KEY in node ? declared(node, path, reachable) : undefined;
-    if (fault !== undefined) return fault;
-    const properties = node['properties'];
-    if (isSchema(properties)) {
-      for (const [key, child] of Object.entries(properties)) {
-        const inner = visit(child, [...path, key], reachable);
-        if (inner !== undefined) return inner;
-      }
-    }
-    for (const keyword of UNREACHABLE) {
-      for (const branch of subschemas(node[keyword], keyword)) {
-        const inner = visit(branch, [...path, `<${keyword}>`], false);
-        if (inner !== undefined) return inner;
-      }
-    }
-    return undefined;
-  };
-  const fault = visit(inputSchema, [], true);
+  const state: ScanState = { declarations: [], seen: new Map() };
+  const fault = visit(inputSchema, [], true, state);
+  const { declarations, numberFault } = state;
   if (fault !== undefined) return { valid: false, reason: numberFault ?? fault };
   if (numberFault !== undefined) return { valid: false, reason: numberFault, declarations };
   return { valid: true, declarations };
+}
+
+/** The first fault under `node`, every declaration on the way noted in `state`. */
+function visit(
+  node: unknown,
+  path: string[],
+  reachable: boolean,
+  state: ScanState,
+): string | undefined {
+  if (!isSchema(node)) return undefined;
+  const fault = KEY in node ? declare(node, path, reachable, state) : undefined;
+  if (fault !== undefined) return fault;
+  const properties = node['properties'];
+  if (isSchema(properties)) {
+    for (const [key, child] of Object.entries(properties)) {
+      const inner = visit(child, [...path, key], reachable, state);
+      if (inner !== undefined) return inner;
+    }
+  }
+  for (const keyword of UNREACHABLE) {
+    for (const branch of subschemas(node[keyword], keyword)) {
+      const inner = visit(branch, [...path, `<${keyword}>`], false, state);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** One property's declaration: noted when valid, else why not (a `number` one is noted too). */
+function declare(
+  schema: Schema,
+  path: string[],
+  reachable: boolean,
+  state: ScanState,
+): string | undefined {
+  if (!reachable || path.length === 0)
+    return `${pathName(path)}: x-mcp-header is only permitted on properties statically reachable via a chain of 'properties' keys (not under items, additionalProperties, oneOf/anyOf/allOf/not, if/then/else, or $ref)`;
+  const header = schema[KEY];
+  if (typeof header !== 'string' || header.length === 0)
+    return `${pathName(path)}: x-mcp-header MUST be a non-empty string`;
+  if (!TOKEN.test(header))
+    return `${pathName(path)}: x-mcp-header '${header}' is not a valid RFC 9110 token (no spaces, control characters or HTTP delimiters)`;
+  const type = typeof schema['type'] === 'string' ? schema['type'] : undefined;
+  if (type === undefined || !PERMITTED_TYPES.has(type)) {
+    const fault = `${pathName(path)}: x-mcp-header is only permitted on primitive-typed properties (string, integer, boolean); got ${type ?? '<none>'}`;
+    if (type !== 'number') return fault;
+    state.numberFault ??= fault;
+  }
+  const prior = state.seen.get(header.toLowerCase());
+  if (prior !== undefined)
+    return `x-mcp-header '${header}' is not case-insensitively unique (also declared as '${prior}')`;
+  state.seen.set(header.toLowerCase(), header);
+  state.declarations.push({ path, header, type });
+  return undefined;
 }
 
 function subschemas(value: unknown, keyword: string): unknown[] {
