@@ -11,6 +11,7 @@ import type { InputBridge } from '../input-bridge.js';
 import type { ListenHub } from '../listen-hub.js';
 import type { ResourceSubscriptions } from '../resource-subscriptions.js';
 import { modernResult } from '../modern-results.js';
+import { modernResourceNotFound } from './handlers/resource-not-found.js';
 import { completeHandler } from './handlers/complete.js';
 import { discoverHandler, type DiscoverParts } from './handlers/discover.js';
 import { initializeHandler, type InitializeParts } from './handlers/initialize.js';
@@ -99,10 +100,7 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
     ],
     ...relayedMethods(parts, (call) => taskExtensionCall(parts.tasks, call))
       .filter(([method]) => !REMOVED_IN_2026.has(method))
-      .map(
-        ([method, handler]) =>
-          [method, method === 'tools/list' ? withoutTaskOnlyTools(handler) : handler] as const,
-      ),
+      .map(([method, handler]) => [method, modernHandler(method, handler)] as const),
     ...redactedTaskResults(parts.relay, 'tasks/get', taskExtensionHandlers(parts.tasks)),
   ];
   return methodTable(
@@ -117,6 +115,13 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
       ];
     }),
   );
+}
+
+/** What differs in a relayed method's handler for 2026-07-28 clients. */
+function modernHandler(method: string, handler: RequestHandler): RequestHandler {
+  if (method === 'tools/list') return withoutTaskOnlyTools(handler);
+  if (method === 'resources/read') return modernResourceNotFound(handler);
+  return handler;
 }
 
 /** The task method that carries a task's outcome passes the secret guard's redaction. */

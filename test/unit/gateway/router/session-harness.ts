@@ -89,6 +89,8 @@ export async function startSession(
 export function fakeGatewayContext(
   scripts: Record<string, Script>,
   settings: Partial<GatewayContext> = {},
+  /** What each server declares (default: tools with listChanged). */
+  capabilities: Record<string, JsonObject> = {},
 ): {
   context: GatewayContext;
   clock: ManualClock;
@@ -97,7 +99,7 @@ export function fakeGatewayContext(
   activity: ActivityEntry[];
 } {
   const clock = new ManualClock();
-  const upstreams = new FakeConnector(scripts);
+  const upstreams = new FakeConnector(scripts, capabilities);
   const preferences = new MemoryPreferences();
   const activity: ActivityEntry[] = [];
   const servers = Object.keys(scripts).map(fakeServer);

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { MessageRouter } from '../../../../src/gateway/router/message-router.js';
+import type { JsonObject } from '../../../../src/domain/ports.js';
 import { afterEach } from 'vitest';
 import { StatelessService } from '../../../../src/gateway/stateless-service.js';
 import type { FakeConnector, Script } from './fake-upstream.js';
@@ -53,7 +54,10 @@ export class Channel {
  * A starter of aggregated stateless services over fake upstreams, each closed after its
  * test (call it at the top of a test file: it registers the afterEach).
  */
-export function statelessServices(): (scripts: Record<string, Script>) => {
+export function statelessServices(): (
+  scripts: Record<string, Script>,
+  capabilities?: Record<string, JsonObject>,
+) => {
   service: StatelessService;
   upstreams: FakeConnector;
 } {
@@ -61,8 +65,8 @@ export function statelessServices(): (scripts: Record<string, Script>) => {
   afterEach(async () => {
     await Promise.all(started.splice(0).map((service) => service.close()));
   });
-  return (scripts) => {
-    const { context, upstreams } = fakeGatewayContext(scripts);
+  return (scripts, capabilities = {}) => {
+    const { context, upstreams } = fakeGatewayContext(scripts, {}, capabilities);
     const service = new StatelessService({ context, scope: { kind: 'aggregated' } });
     started.push(service);
     return { service, upstreams };

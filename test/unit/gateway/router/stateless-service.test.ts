@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UpstreamRpcError } from '../../../../src/domain/ports.js';
 import type { StatelessService } from '../../../../src/gateway/stateless-service.js';
 import type { fakeGatewayContext } from './session-harness.js';
 import type { Script } from './fake-upstream.js';
@@ -224,5 +225,32 @@ describe('the era bridge: an upstream question becomes input_required', () => {
     // Refused as a question Coffer cannot attribute, not as an undeclared capability.
     expect(JSON.stringify(answers)).toContain('cannot tell which 2026-07-28 request');
     expect(JSON.stringify(answers)).not.toContain('Method not found');
+  });
+});
+
+describe('the era bridge on resources/read', () => {
+  it("turns a 2025 upstream's -32002 into -32602 with the URI asked for (SEP-2164)", async () => {
+    const { service } = start(
+      {
+        fx: {
+          'tools/list': listing,
+          'resources/list': () => ({ resources: [{ uri: 'mem://gone', name: 'gone' }] }),
+          'resources/read': () => {
+            throw new UpstreamRpcError(-32002, 'Resource not found', { reason: 'deleted' });
+          },
+        },
+      },
+      { fx: { tools: {}, resources: {} } },
+    );
+    const channel = new Channel(service);
+    channel.request(1, 'resources/list');
+    const listed = (await channel.answer(1))['result'] as { resources: { uri: string }[] };
+    const uri = listed.resources[0]!.uri;
+    channel.request(2, 'resources/read', { uri });
+    expect((await channel.answer(2))['error']).toEqual({
+      code: -32602,
+      message: 'Resource not found',
+      data: { reason: 'deleted', uri },
+    });
   });
 });
