@@ -71,8 +71,9 @@ export const createServices: CreateServices = async ({
   // One backend choice (keychain or file) for secrets and OAuth credentials alike.
   const credentials = backendSelector({ paths, logger });
   const registry = new RegistrySnapshot(repositories.servers);
-  const { guard, secrets } = secretGuarding(
+  const { guard, secrets, oauth: oauthStore } = secretGuarding(
     secretStoreOn(credentials),
+    oauthCredentialStoreOn(credentials),
     () => registry.all(),
     settings.blockCredentials,
   );
@@ -81,7 +82,7 @@ export const createServices: CreateServices = async ({
   );
   let signedIn = (_server: string): void => {};
   const oauth = createOAuthServices({
-    store: oauthCredentialStoreOn(credentials),
+    store: oauthStore,
     servers: repositories.servers,
     states,
     activity: recorder,
