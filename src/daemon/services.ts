@@ -71,7 +71,11 @@ export const createServices: CreateServices = async ({
   // One backend choice (keychain or file) for secrets and OAuth credentials alike.
   const credentials = backendSelector({ paths, logger });
   const registry = new RegistrySnapshot(repositories.servers);
-  const { guard, secrets, oauth: oauthStore } = secretGuarding(
+  const {
+    guard,
+    secrets,
+    oauth: oauthStore,
+  } = secretGuarding(
     secretStoreOn(credentials),
     oauthCredentialStoreOn(credentials),
     () => registry.all(),

@@ -82,7 +82,10 @@ describe("the secret guard knows a remote server's OAuth tokens", () => {
     const { access_token } = storedTokens(daemon.home);
     const echoed = await call(`remote__${ECHO_AUTH_TOOL}`);
     expect(textOf(echoed)).toBe(ECHOED);
-    const tried = await daemon.api('POST', '/servers/remote/call', { tool: ECHO_AUTH_TOOL, arguments: {} });
+    const tried = await daemon.api('POST', '/servers/remote/call', {
+      tool: ECHO_AUTH_TOOL,
+      arguments: {},
+    });
     seen.push(JSON.stringify(tried.body));
     expect(tried.body).toMatchObject({
       outcome: 'ok',
