@@ -71,17 +71,20 @@ export const createServices: CreateServices = async ({
   // One backend choice (keychain or file) for secrets and OAuth credentials alike.
   const credentials = backendSelector({ paths, logger });
   const registry = new RegistrySnapshot(repositories.servers);
-  const { guard, secrets } = secretGuarding(
+  const guarding = secretGuarding(
     secretStoreOn(credentials),
+    oauthCredentialStoreOn(credentials),
     () => registry.all(),
     settings.blockCredentials,
   );
+  const { guard, secrets } = guarding;
   const states = new ServerStates(clock, (server, status) =>
     events.emit({ type: 'server.state', server, status }),
   );
   let signedIn = (_server: string): void => {};
   const oauth = createOAuthServices({
-    store: oauthCredentialStoreOn(credentials),
+    // Through the guard's wrapper: saved or forgotten tokens make it read them again.
+    store: guarding.oauth,
     servers: repositories.servers,
     states,
     activity: recorder,

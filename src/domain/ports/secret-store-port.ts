@@ -38,7 +38,8 @@ export interface SecretStore {
 
 /**
  * The secrets the guard looks for (issue 20.3), each with the servers that own it: a
- * server owns the secrets its definition names (`secret_env`, `secret_headers`). One
+ * server owns the secrets its definition names (`secret_env`, `secret_headers`) and, when
+ * remote, its stored OAuth access and refresh tokens. One
  * entry per distinct value, so a value two servers share belongs to both. Values stay
  * in memory, inside the matcher: never logged, stored or answered.
  */
