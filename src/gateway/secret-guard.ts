@@ -36,7 +36,7 @@ export class SecretGuard {
     return this.options.blockCredentials === true;
   }
 
-  /** Secrets or server definitions changed: the next check reads them again. */
+  /** Secrets, OAuth tokens or server definitions changed: the next check reads them again. */
   invalidate(): void {
     this.matcher = undefined;
   }
