@@ -1,4 +1,9 @@
-import type { GuardedSecrets, OAuthCredentialStore, SecretStore } from '../domain/ports.js';
+import type {
+  GuardedSecrets,
+  OAuthCredentialStore,
+  OAuthSlot,
+  SecretStore,
+} from '../domain/ports.js';
 import type { KnownSecret } from '../domain/secret-scan.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import { accountOf } from './secret-account.js';
@@ -13,13 +18,21 @@ interface Found {
   readonly owner: string;
 }
 
-/** The token fields the guard looks for; `id_token` and the rest say who, not grant access. */
-const tokenFields = ['access_token', 'refresh_token'] as const;
+/**
+ * The OAuth slots and fields the guard looks for: the tokens (`id_token` and the rest say
+ * who, not grant access) and the client's secret, registered or given by the user.
+ */
+export const GUARDED_OAUTH_FIELDS: Readonly<Partial<Record<OAuthSlot, readonly string[]>>> = {
+  tokens: ['access_token', 'refresh_token'],
+  client: ['client_secret'],
+  preregistered: ['client_secret'],
+};
 
 /**
  * The secrets the guard looks for: those the registered servers' definitions name, read
- * from the store, and the OAuth tokens of remote servers (`<server>/oauth/access_token`,
- * `…/refresh_token`). Only referenced secrets and remote servers' tokens are read (one
+ * from the store, and the OAuth tokens and client secrets of remote servers
+ * (`<server>/oauth/access_token`, `…/refresh_token`, `…/client_secret`). Only referenced
+ * secrets and remote servers' OAuth entries are read (one
  * `get`/`load` each), so a daemon of local servers naming no secret never touches the
  * keychain. A value stored for several servers is one entry owned by all of them, named
  * after the first.
@@ -57,23 +70,24 @@ async function tokensOf(
 ): Promise<Found[]> {
   const found: Found[] = [];
   for (const { name: server } of definitions.filter((definition) => definition.url !== undefined))
-    found.push(...tokenValues(server, await oauth.load(server, 'tokens')));
+    for (const [slot, fields] of Object.entries(GUARDED_OAUTH_FIELDS) as [OAuthSlot, string[]][])
+      found.push(...fieldValues(server, fields, await oauth.load(server, slot)));
   return found;
 }
 
 /** A damaged entry holds nothing to guard (the vault reads it as absent too): never a failure. */
-function tokenValues(server: string, text: string | undefined): Found[] {
+function fieldValues(server: string, fields: readonly string[], text: string | undefined): Found[] {
   if (text === undefined) return [];
-  let tokens: unknown;
+  let entry: unknown;
   try {
-    tokens = JSON.parse(text);
+    entry = JSON.parse(text);
   } catch {
     return [];
   }
-  if (tokens === null || typeof tokens !== 'object') return [];
-  const fields = tokens as Record<string, unknown>;
-  return tokenFields.flatMap((field) => {
-    const value = fields[field];
+  if (entry === null || typeof entry !== 'object') return [];
+  const values = entry as Record<string, unknown>;
+  return fields.flatMap((field) => {
+    const value = values[field];
     return typeof value === 'string' && value !== ''
       ? [{ name: `${server}/oauth/${field}`, value, owner: server }]
       : [];

@@ -10,7 +10,7 @@ export {
   type SecretStoreOptions,
 } from './secret-store.js';
 export { createSecretResolver, secretRefsOf, type ResolvedSecrets } from './secret-resolver.js';
-export { guardedSecretsOf } from './guarded-secrets.js';
+export { GUARDED_OAUTH_FIELDS, guardedSecretsOf } from './guarded-secrets.js';
 export { accountOf, refOf, KEYCHAIN_SERVICE } from './secret-account.js';
 export type { SecretBackend } from './secret-backend.js';
 export { FileBackend } from './file-backend.js';

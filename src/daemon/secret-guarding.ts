@@ -1,5 +1,5 @@
-import { guardedSecretsOf } from '../credentials/index.js';
-import type { OAuthCredentialStore, SecretStore } from '../domain/ports.js';
+import { GUARDED_OAUTH_FIELDS, guardedSecretsOf } from '../credentials/index.js';
+import type { OAuthCredentialStore, OAuthSlot, SecretStore } from '../domain/ports.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import { SecretGuard } from '../gateway/secret-guard.js';
 
@@ -42,15 +42,16 @@ export function secretGuarding(
     set: (ref, value) => invalidating(() => store.set(ref, value)),
     delete: (ref) => invalidating(() => store.delete(ref)),
   };
-  // Only `tokens` holds what the guard looks for; the other slots change without it.
+  // Only some slots hold what the guard looks for; the others change without it.
+  const guarded = (slot: OAuthSlot) => GUARDED_OAUTH_FIELDS[slot] !== undefined;
   const oauth: OAuthCredentialStore = {
     load: (server, slot) => oauthStore.load(server, slot),
     save: (server, slot, value) =>
-      slot === 'tokens'
+      guarded(slot)
         ? invalidating(() => oauthStore.save(server, slot, value))
         : oauthStore.save(server, slot, value),
     forget: (server, slot) =>
-      slot === 'tokens'
+      guarded(slot)
         ? invalidating(() => oauthStore.forget(server, slot))
         : oauthStore.forget(server, slot),
   };

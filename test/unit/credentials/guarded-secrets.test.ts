@@ -78,7 +78,7 @@ describe('guardedSecretsOf', () => {
     expect(oauth.reads).toEqual([]);
   });
 
-  it("knows each remote server's access and refresh tokens, owned by it, named not valued", async () => {
+  it("knows each remote server's tokens and client secret, owned by it, named not valued", async () => {
     const oauth = oauthStore({
       'notion/oauth/tokens': tokens({
         access_token: 'notion-access-1',
@@ -88,6 +88,8 @@ describe('guardedSecretsOf', () => {
         expires_at: 1_900_000_000_000,
       }),
       'linear/oauth/tokens': tokens({ access_token: 'linear-access-1', token_type: 'Bearer' }),
+      'linear/oauth/client': tokens({ client_id: 'linear-app', client_secret: 'linear-cs-1' }),
+      'notion/oauth/preregistered': tokens({ client_id: 'n', client_secret: 'notion-cs-1' }),
       'local/oauth/tokens': tokens({ access_token: 'stale-local-token' }),
     });
     const known = await guardedSecretsOf(
@@ -99,14 +101,17 @@ describe('guardedSecretsOf', () => {
       { name: 'local/env/KEY', value: 'local-secret-1', owners: ['local'] },
       { name: 'notion/oauth/access_token', value: 'notion-access-1', owners: ['notion'] },
       { name: 'notion/oauth/refresh_token', value: 'notion-refresh-1', owners: ['notion'] },
+      { name: 'notion/oauth/client_secret', value: 'notion-cs-1', owners: ['notion'] },
       { name: 'linear/oauth/access_token', value: 'linear-access-1', owners: ['linear'] },
+      { name: 'linear/oauth/client_secret', value: 'linear-cs-1', owners: ['linear'] },
     ]);
-    // Only the remote servers' `tokens` slots, never a stdio server's nor another slot.
-    expect(oauth.reads).toEqual([
-      'notion/oauth/tokens',
-      'linear/oauth/tokens',
-      'unsigned/oauth/tokens',
-    ]);
+    // Only the remote servers' tokens and client slots, never a stdio server's nor another slot.
+    const slots = ['tokens', 'client', 'preregistered'];
+    expect(oauth.reads).toEqual(
+      ['notion', 'linear', 'unsigned'].flatMap((server) =>
+        slots.map((slot) => `${server}/oauth/${slot}`),
+      ),
+    );
   });
 
   it('skips a damaged tokens entry without failing, and keeps the others', async () => {

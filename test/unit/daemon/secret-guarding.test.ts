@@ -81,14 +81,18 @@ describe('secretGuarding: OAuth tokens', () => {
     await expect(guarding.guard.checkOutgoing('remote', { key: ACCESS })).resolves.toEqual([]);
   });
 
-  it('keeps the matcher when another slot changes, and reads only the remote tokens', async () => {
+  it('keeps the matcher when an unguarded slot changes, and reads only the remote server', async () => {
     const { store, guarding, echo } = wired();
+    const guardedSlots = ['remote/tokens', 'remote/client', 'remote/preregistered'];
     await echo();
-    expect(store.loads).toEqual(['remote/tokens']);
+    expect(store.loads).toEqual(guardedSlots);
     await guarding.oauth.save('remote', 'verifier', JSON.stringify({ code_verifier: 'v' }));
+    await guarding.oauth.forget('remote', 'discovery');
+    await echo();
+    expect(store.loads).toEqual(guardedSlots);
     await guarding.oauth.forget('remote', 'client');
     await echo();
-    expect(store.loads).toEqual(['remote/tokens']);
+    expect(store.loads).toEqual([...guardedSlots, ...guardedSlots]);
     expect(await guarding.oauth.load('remote', 'verifier')).toContain('code_verifier');
   });
 
