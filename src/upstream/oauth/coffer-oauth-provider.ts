@@ -11,6 +11,7 @@ import type {
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isCofferError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
+import { unionOfScopes } from './auth-challenge.js';
 import { authRequired } from './auth-required.js';
 import { checkMetadataIssuer } from './issuer-checks.js';
 import type { OAuthVault, StoredTokens } from './oauth-vault.js';
@@ -140,7 +141,9 @@ export class CofferOAuthProvider implements OAuthClientProvider {
       return;
     }
     const { server, vault } = this.options;
-    vault.rememberScope(server, authorizationUrl.searchParams.get('scope'));
+    const asked = authorizationUrl.searchParams.get('scope');
+    const before = vault.rememberedScope(server);
+    vault.rememberScope(server, unionOfScopes(before, this.handedOut?.scope, asked) ?? null);
     this.options.onSignInNeeded?.(server);
     throw authRequired(server);
   }

@@ -31,11 +31,11 @@ function memoryStore(): OAuthCredentialStore & { saved: Map<string, string> } {
   };
 }
 
-function provider(mode: 'connect' | 'login', store = memoryStore()) {
+function provider(mode: 'connect' | 'login', store = memoryStore(), vault = new OAuthVault(store)) {
   return new CofferOAuthProvider({
     server: 'remote',
     serverUrl: 'https://mcp.example.com/mcp',
-    vault: new OAuthVault(store),
+    vault,
     clock: systemClock,
     mode,
     redirectUrl: 'http://127.0.0.1:7000/oauth/callback',
@@ -101,5 +101,21 @@ describe("an authorization response's iss (RFC 9207)", () => {
 
   it('cannot be checked without recorded metadata', () => {
     expect(responseIssuerProblem('https://evil.example.com', undefined)).toBeUndefined();
+  });
+});
+
+describe("a step-up's scope (SEP-2350)", () => {
+  it('asks for what was granted before and what is challenged now, each once', async () => {
+    const store = memoryStore();
+    const tokens = { access_token: 't', token_type: 'Bearer', scope: 'mcp:basic mcp:read' };
+    store.saved.set('remote/tokens', JSON.stringify(tokens));
+    const vault = new OAuthVault(store);
+    const connection = provider('connect', store, vault);
+    expect(await connection.tokens()).toMatchObject(tokens);
+    const challenged = new URL(`${AS}/authorize?scope=mcp:read+mcp:write`);
+    expect(() => connection.redirectToAuthorization(challenged)).toThrow(
+      expect.objectContaining({ code: 'AUTH_REQUIRED' }) as Error,
+    );
+    expect(vault.rememberedScope('remote')).toBe('mcp:basic mcp:read mcp:write');
   });
 });
