@@ -40,8 +40,9 @@ import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const coffer = join(root, 'bin', 'coffer.js');
 /**
- * The suite runs on Node 22 (`npx node@22`), which also comes first on PATH for this script;
- * Coffer's native SQLite driver is built for the Node that installed it: the one that ran npm.
+ * The suite runs on Node 22 (through `npx node@22`, which then also comes first on PATH for
+ * this script, or by its path); Coffer's native SQLite driver is built for the Node that
+ * installed it: the one that ran npm.
  */
 const cofferNode = process.env.npm_node_execpath ?? process.execPath;
 const serverUrl = process.argv.at(-1);
