@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, type BenchDaemon, type StdioServer } from './daemon.js';
+import { startCpuProbe } from './cpu-spent.js';
 import { descendants } from './processes.js';
 import { measureSearch, type SearchResult } from './search.js';
 import { median, percentiles, since, type Percentiles } from './stats.js';
@@ -37,6 +38,11 @@ export interface FanOutResult {
   readonly slowInitMs: number;
   readonly tools: number;
   readonly warm: Percentiles;
+  /**
+   * CPU per warm listing (ms): the daemon's, and the bench client's (JSON parse and the
+   * SDK's schema checks of 1,341 tools), which the round trip above includes.
+   */
+  readonly warmCpu?: { readonly daemonMs: number; readonly clientMs: number };
   readonly cold: ColdResult;
   readonly coldSlow: ColdResult;
   readonly search: SearchResult;
@@ -54,9 +60,9 @@ export async function measureFanOut(
     const session = await openSession(cofferHttpTransport(daemon), '');
     try {
       const names = await session.listTools();
-      const warm = await warmLists(session, profile.warmCalls);
+      const { warm, warmCpu } = await warmLists(session, profile.warmCalls, daemon.pid);
       const search = await measureSearch(session, names, profile.searchQueries);
-      return { cold, tools: names.length, warm, search };
+      return { cold, tools: names.length, warm, warmCpu, search };
     } finally {
       await session.close();
     }
@@ -137,14 +143,17 @@ async function cofferColdList(daemon: BenchDaemon, servers: number): Promise<num
   }
 }
 
-async function warmLists(session: BenchSession, count: number): Promise<Percentiles> {
+async function warmLists(session: BenchSession, count: number, daemonPid: number) {
   const times: number[] = [];
+  const spent = startCpuProbe({ relay: daemonPid });
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     await session.listTools();
     times.push(since(start));
   }
-  return percentiles(times);
+  const { relayUs, clientUs } = spent(count);
+  const warmCpu = { daemonMs: relayUs / count / 1000, clientMs: clientUs / count / 1000 };
+  return { warm: percentiles(times), warmCpu };
 }
 
 /** Waits (up to 10 s) until the daemon's upstream processes of closed sessions are gone. */

@@ -89,6 +89,16 @@ function throughputSection(run: UpstreamRun): string {
 function fanOutSection(fanOut: FanOutResult): string {
   const rows = [
     ['warm (cached), p50 / p90', `${ms(fanOut.warm.p50)} / ${ms(fanOut.warm.p90)}`, '—', '—'],
+    ...(fanOut.warmCpu === undefined
+      ? []
+      : [
+          [
+            'warm: CPU per listing, daemon / bench client',
+            `${ms(fanOut.warmCpu.daemonMs)} / ${ms(fanOut.warmCpu.clientMs)}`,
+            '—',
+            '—',
+          ],
+        ]),
     [
       'cold: new session, initialize + first tools/list',
       ms(fanOut.cold.cofferMs, 0),

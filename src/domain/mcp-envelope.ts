@@ -54,24 +54,5 @@ export function mcpNameField(method: string): string | undefined {
   return Object.hasOwn(MCP_NAME_FIELD, method) ? MCP_NAME_FIELD[method] : undefined;
 }
 
-const SENTINEL = /^=\?base64\?(.*)\?=$/i;
-
-/** A value as header text: as is when it is plain visible ASCII, else base64 of its UTF-8. */
-export function encodeHeaderValue(value: string): string {
-  const plain =
-    value.length > 0 &&
-    value === value.trim() &&
-    !SENTINEL.test(value) &&
-    /^[\x20-\x7e\t]*$/.test(value);
-  if (plain) return value;
-  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
-}
-
-/** What a header value says, or undefined when its base64 sentinel is broken. */
-export function decodeHeaderValue(value: string): string | undefined {
-  const match = SENTINEL.exec(value);
-  if (match === null) return value;
-  const encoded = match[1]!;
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
-  return Buffer.from(encoded, 'base64').toString('utf8');
-}
+// How a header value travels is the header rules' (src/domain/param-header-rules.ts).
+export { decodeHeaderValue, encodeHeaderValue } from './param-header-rules.js';

@@ -8,6 +8,7 @@ import { toolChanged } from '../domain/tool-pin.js';
 import { currentTrace, traceparent } from '../observability/trace-context.js';
 import { capabilityKinds } from './capability-kinds.js';
 import { breaksConnection } from './connection-failures.js';
+import { invalidHeaderTool } from './header-exclusions.js';
 import { loadList, type ListLoaderDeps } from './list-loader.js';
 import type { SecretGuard } from './secret-guard.js';
 
@@ -39,6 +40,8 @@ async function checkCallable(deps: AdminToolCallDeps, server: ServerRecord, tool
       hint: `enable it with \`coffer mcp enable ${server.name} --tool ${tool}\``,
     });
   if (listed.held.has(tool)) throw toolChanged(server.name, tool);
+  const invalid = listed.invalid?.get(tool);
+  if (invalid !== undefined) throw invalidHeaderTool(server.name, tool, invalid);
 }
 
 async function send(deps: AdminToolCallDeps, server: ServerRecord, params: JsonObject) {

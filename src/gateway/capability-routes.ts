@@ -3,6 +3,7 @@ import { disabledCode, toggleFlag } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject, PreferenceRepository } from '../domain/ports.js';
 import { toolChanged } from '../domain/tool-pin.js';
+import { invalidHeaderTool } from './header-exclusions.js';
 import type { ListingCatalog } from './lean-mode.js';
 import type { Namespace } from './namespace.js';
 import type { Route } from './session-catalog.js';
@@ -40,6 +41,8 @@ export class CapabilityRoutes {
       );
     }
     if (found.held) throw toolChanged(found.server.name, found.key);
+    if (found.invalid !== undefined)
+      throw invalidHeaderTool(found.server.name, found.key, found.invalid);
     return found;
   }
 
@@ -53,9 +56,14 @@ export class CapabilityRoutes {
     const parsed = this.deps.namespace.parse(type, exposed);
     const server =
       parsed !== undefined && (await this.deps.serves(parsed.server)) ? parsed.server : undefined;
+    // SEP-2164: a resource that is not there names the URI asked for in `data.uri`.
+    const data = {
+      ...(server === undefined ? {} : { server }),
+      ...(type === 'resource' ? { uri: exposed } : {}),
+    };
     return new CofferError('CAPABILITY_NOT_FOUND', `Unknown ${label(type)} "${exposed}"`, {
       hint: 'list them again: the upstream may have changed, be disabled or be unreachable',
-      ...(server === undefined ? {} : { data: { server } }),
+      ...(Object.keys(data).length === 0 ? {} : { data }),
     });
   }
 }

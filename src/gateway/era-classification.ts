@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { RPC } from '../domain/mcp-envelope.js';
+import { paramHeaderMismatch, scanHeaderDeclarations } from '../domain/param-header-rules.js';
 import type { JsonObject } from '../domain/ports.js';
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -89,6 +90,29 @@ function classifyClaim(
       );
   }
   return { era: 'modern', message: body as JSONRPCMessage };
+}
+
+/**
+ * A 2026-07-28 tools/call whose `Mcp-Param-*` headers disagree with its arguments, checked
+ * against the `x-mcp-header` declarations of the called tool's `inputSchema` (as the SDK
+ * v2 server checks): 400 with -32020 naming the header and what to send, or undefined.
+ * Declarations that break the rules are not checked, except `number` ones (the SDK's too).
+ */
+export function paramHeaderRejection(
+  params: unknown,
+  inputSchema: unknown,
+  headerOf: (name: string) => string | undefined,
+): EraRejection | undefined {
+  const scan = scanHeaderDeclarations(inputSchema);
+  if (scan.declarations === undefined || scan.declarations.length === 0) return undefined;
+  const args = isObject(params) ? params['arguments'] : undefined;
+  const mismatch = paramHeaderMismatch(scan.declarations, args, headerOf);
+  if (mismatch === undefined) return undefined;
+  return reject(
+    RPC.headerMismatch,
+    `Bad Request: the request headers and body disagree: ${mismatch.body}`,
+    { mismatch: { header: mismatch.header, body: mismatch.body } },
+  );
 }
 
 /** -32022 with what Coffer speaks, so the client can pick again. */

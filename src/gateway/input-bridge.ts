@@ -111,13 +111,7 @@ export class InputBridge extends DownstreamRequests {
     options: OutboundOptions,
   ): Promise<JsonObject> {
     const call = this.callOf(options.relatedRequestId);
-    if (call === undefined)
-      return Promise.reject(
-        new UpstreamRpcError(
-          -32603,
-          `Coffer cannot tell which 2026-07-28 request ${method} belongs to (${this.running.size} in flight)`,
-        ),
-      );
+    if (call === undefined) return Promise.reject(this.untold(method));
     if (!BRIDGED.has(method))
       return Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`));
     return new Promise((answer, fail) => {
@@ -147,16 +141,26 @@ export class InputBridge extends DownstreamRequests {
    * and retry. Not for roots: 2025 servers ask for them on their own (after connecting,
    * after a change), must cope with a client that has none, and the call in flight at that
    * moment may well be another tool's.
+   *
+   * A sampling or elicitation that names no request while requests run (several wait on
+   * that upstream) is refused as such: its own client may well have declared it, and
+   * "method not found" would say otherwise.
    */
-  undeclared(method: string, capability: string, related?: RequestId): void {
+  undeclared(
+    method: string,
+    capability: string,
+    related?: RequestId,
+  ): UpstreamRpcError | undefined {
+    if (!NEEDED_BY_THE_CALL.has(method)) return undefined;
     const call = this.callOf(related);
-    if (call !== undefined && NEEDED_BY_THE_CALL.has(method))
-      call.refuse(
-        missingClientCapability(
-          { [capability]: {} },
-          `The server needs the client's ${capability} capability (it sent ${method}): declare ${capability} in the request's clientCapabilities and try again`,
-        ),
-      );
+    if (call === undefined) return this.running.size > 0 ? this.untold(method) : undefined;
+    call.refuse(
+      missingClientCapability(
+        { [capability]: {} },
+        `The server needs the client's ${capability} capability (it sent ${method}): declare ${capability} in the request's clientCapabilities and try again`,
+      ),
+    );
+    return undefined;
   }
 
   /**
@@ -179,6 +183,14 @@ export class InputBridge extends DownstreamRequests {
   override closeAll(): void {
     super.closeAll();
     for (const token of [...this.parked.keys()]) this.expire(token, 'Connection closed');
+  }
+
+  /** The refusal of a question Coffer cannot attribute to one waiting request. */
+  private untold(method: string): UpstreamRpcError {
+    return new UpstreamRpcError(
+      -32603,
+      `Coffer cannot tell which 2026-07-28 request ${method} belongs to (${this.running.size} in flight)`,
+    );
   }
 
   /** The running request keyed `key`. */

@@ -8,6 +8,7 @@ import type { ServerStates } from './server-states.js';
 import type { ToolPins } from './tool-pins.js';
 import type { UpstreamPool } from './upstream-pool.js';
 import { fetchList } from './upstream-lists.js';
+import { invalidHeaderTools } from './header-exclusions.js';
 
 export interface LoadedList {
   /** The upstream's items, verbatim. */
@@ -15,6 +16,8 @@ export interface LoadedList {
   readonly enabled: ReadonlyMap<string, boolean>;
   /** Tools whose definition changed since the user allowed it: not listed, calls refused. */
   readonly held: ReadonlySet<string>;
+  /** Tools excluded for an invalid x-mcp-header, with why (header-exclusions.ts). */
+  readonly invalid?: ReadonlyMap<string, string>;
   /** false when the upstream does not offer this kind of capability at all. */
   readonly supported: boolean;
 }
@@ -43,7 +46,7 @@ export async function loadList(
   kind: CapabilityKind,
 ): Promise<LoadedList> {
   let items: JsonObject[] | undefined;
-  const used: Used = {};
+  let used: Used = {};
   try {
     items = await fetchOnce(deps, server, kind, used);
   } catch (error) {
@@ -52,7 +55,8 @@ export async function loadList(
     // one. A connect that failed left the pool by itself.
     if (used.connection !== undefined) await deps.pool.evict(server.name, used.connection);
     try {
-      items = await fetchOnce(deps, server, kind, {});
+      used = {};
+      items = await fetchOnce(deps, server, kind, used);
     } catch (retryError) {
       throw noteFailure(deps, server, retryError);
     }
@@ -75,7 +79,17 @@ export async function loadList(
         )
       : NONE_HELD;
   deps.states.listed(server.name, kind.type, items.length);
-  return { items, enabled, held, supported: true };
+  const invalid =
+    kind.type === 'tool' && used.connection !== undefined
+      ? invalidHeaderTools(server, used.connection, items, kind.keyOf)
+      : undefined;
+  return {
+    items,
+    enabled,
+    held,
+    supported: true,
+    ...(invalid !== undefined && invalid.size > 0 ? { invalid } : {}),
+  };
 }
 
 const NONE_HELD: ReadonlySet<string> = new Set();

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/ports.js';
 import { parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 import type { Gateway } from './gateway.js';
 import { readMcpJsonBody } from './json-body.js';
-import { classifyMessage } from './era-classification.js';
+import { classifyMessage, paramHeaderRejection, type EraRejection } from './era-classification.js';
 import { JsonFirstTransport } from './json-first-transport.js';
 import { serveModernPost } from './modern-exchange.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { Session, SessionScope, TransportFactory } from './session.js';
-import { standardHeadersOf } from './standard-headers.js';
+import { paramHeadersOf, standardHeadersOf } from './standard-headers.js';
+import type { StatelessService } from './stateless-service.js';
 
 const httpTransport: TransportFactory = ({ initialized, results }) =>
   new JsonFirstTransport({
@@ -80,15 +81,15 @@ async function handlePost(
   const body = read.value;
   // The body decides the era (a proxy dropping a header must not change it).
   const era = classifyMessage(body, standardHeadersOf(req));
-  if (era.era === 'rejected') {
-    const { code, message, data } = era.error;
-    return sendRpcError(res, era.status, code, message, data, requestId(body));
-  }
+  if (era.era === 'rejected') return sendRejection(res, era, body);
   if (era.era === 'modern') {
     const mode = requestedToolsMode(req, scope);
     if (mode instanceof CofferError)
       return sendRpcError(res, 400, -32602, mode.message, undefined, requestId(body));
-    return serveModernPost(gateway.stateless.get(scope, mode), res, era.message);
+    const service = gateway.stateless.get(scope, mode);
+    const refused = await paramHeadersRefused(service, era.message, req);
+    if (refused !== undefined) return sendRejection(res, refused, body);
+    return serveModernPost(service, res, era.message);
   }
   if (sessionId !== undefined) {
     const session = findHttpSession(gateway, sessionId, scope);
@@ -135,6 +136,29 @@ function requestedToolsMode(
   } catch (error) {
     return error as CofferError;
   }
+}
+
+/**
+ * A 2026-07-28 tools/call is checked against the `Mcp-Param-*` headers its tool declares
+ * (the listed inputSchema, the same under /mcp's renaming) before it is routed. Only here:
+ * the socket channel (`coffer shim`) carries no headers to check.
+ */
+async function paramHeadersRefused(
+  service: StatelessService,
+  message: JSONRPCMessage,
+  req: IncomingMessage,
+): Promise<EraRejection | undefined> {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message))
+    return undefined;
+  const name = message.params?.['name'];
+  if (typeof name !== 'string') return undefined;
+  const inputSchema = await service.toolInputSchema(name);
+  return paramHeaderRejection(message.params, inputSchema, paramHeadersOf(req));
+}
+
+function sendRejection(res: ServerResponse, rejection: EraRejection, body: unknown): void {
+  const { code, message, data } = rejection.error;
+  sendRpcError(res, rejection.status, code, message, data, requestId(body));
 }
 
 function requestId(body: unknown): unknown {

@@ -106,7 +106,8 @@ export class SessionCatalog {
     const runsTasks = this.deps.runsTasks?.() === true;
     for (const item of list.items) {
       const key = kind.keyOf(item) ?? '';
-      if (list.enabled.get(key) === false || list.held.has(key)) continue;
+      if (list.enabled.get(key) === false || list.held.has(key) || list.invalid?.has(key) === true)
+        continue;
       if (hiddenFromClient(kind, item, runsTasks)) continue;
       exposed.push(this.expose(server, kind, item, key));
     }
@@ -119,7 +120,8 @@ export class SessionCatalog {
     type: CapabilityType,
     exposed: string,
   ): Promise<
-    (Route & { enabled: boolean | undefined; held: boolean; item?: JsonObject }) | undefined
+    | (Route & { enabled: boolean | undefined; held: boolean; invalid?: string; item?: JsonObject })
+    | undefined
   > {
     const kind = capabilityKinds[type];
     // A miss on a cached list may be a capability the upstream added since: relist once.
@@ -135,10 +137,12 @@ export class SessionCatalog {
       cached ?? (kind.type === 'tool' ? this.load(route.server, kind) : undefined)
     )?.catch(() => undefined);
     const item = list?.items.find((candidate) => kind.keyOf(candidate) === route.key);
+    const invalid = list?.invalid?.get(route.key);
     return {
       ...route,
       enabled: list?.enabled.get(route.key),
       held: this.heldTools.isHeld(route.server.name, route.key, list),
+      ...(invalid === undefined ? {} : { invalid }),
       ...(item === undefined ? {} : { item }),
     };
   }

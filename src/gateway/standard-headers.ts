@@ -57,6 +57,11 @@ function nameMismatch(
   return undefined;
 }
 
+/** The request's `Mcp-Param-<name>` headers, read by the name a tool declares (any case). */
+export function paramHeadersOf(req: IncomingMessage): (name: string) => string | undefined {
+  return (name) => header(req, `mcp-param-${name.toLowerCase()}`);
+}
+
 /** One header's value, trimmed of optional whitespace; a repeated header counts as its first. */
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

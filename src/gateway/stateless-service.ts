@@ -146,6 +146,18 @@ export class StatelessService {
     });
   }
 
+  /**
+   * The listed inputSchema of the tool a client calls by `name`, for the check of its
+   * `Mcp-Param-*` headers; undefined for Coffer's own tools and names nothing lists (the
+   * call itself then says why).
+   */
+  async toolInputSchema(name: string): Promise<unknown> {
+    const { catalog, builtins } = this.parts;
+    if (builtins?.handles('tools/call', { name }) === true) return undefined;
+    const found = await catalog.resolve('tool', name).catch(() => undefined);
+    return found?.item?.['inputSchema'];
+  }
+
   /** Capabilities of `server` changed: relist, and tell the listeners. */
   capabilitiesChanged(server?: string): void {
     this.parts.catalog.invalidate(server);

@@ -24,8 +24,15 @@ export interface DownstreamClient {
    * request `related`, the one a question belongs to).
    */
   readonly capabilities: (related?: RequestId) => JsonObject | undefined;
-  /** An upstream asked for what the client did not declare (it is told "method not found"). */
-  readonly undeclared?: (method: string, capability: string, related?: RequestId) => void;
+  /**
+   * An upstream asked for what the client did not declare: it is told "method not found",
+   * or the error returned here (the question belongs to no request that can be told).
+   */
+  readonly undeclared?: (
+    method: string,
+    capability: string,
+    related?: RequestId,
+  ) => UpstreamRpcError | undefined;
 }
 
 export interface PeerHooks {
@@ -54,8 +61,11 @@ export function createUpstreamPeer(
       const relatedRequestId = hooks.relatedRequest(server);
       const declared = client.capabilities(relatedRequestId);
       if (capability === undefined || declared?.[capability] === undefined) {
-        if (capability !== undefined) client.undeclared?.(method, capability, relatedRequestId);
-        throw new UpstreamRpcError(-32601, `Method not found: ${method}`);
+        const refusal =
+          capability === undefined
+            ? undefined
+            : client.undeclared?.(method, capability, relatedRequestId);
+        throw refusal ?? new UpstreamRpcError(-32601, `Method not found: ${method}`);
       }
       return client.requests.request(method, params, {
         signal,

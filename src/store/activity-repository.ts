@@ -1,13 +1,13 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ActivityEntry, ActivityQuery, ActivityRepository, Clock } from '../domain/ports.js';
-import type { ActivityRow, ActivityTable, Database } from './schema.js';
+import { insertActivity } from './activity-insert.js';
+import type { Store } from './database.js';
+import type { ActivityRow, Database } from './schema.js';
 import { guarded } from './sqlite-errors.js';
 
 /** A page is never larger than this, whatever the caller asks: the UI pages backwards. */
 export const MAX_ACTIVITY_PAGE = 1000;
 export const DEFAULT_ACTIVITY_PAGE = 100;
-/** Rows per INSERT, well under SQLite's bound-parameter limit (13 per row). */
-const CHUNK = 200;
 
 export interface ActivityRetention {
   /** Rows older than this are deleted. */
@@ -19,25 +19,6 @@ export interface ActivityRetention {
 function pageSize(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_ACTIVITY_PAGE;
   return Math.min(MAX_ACTIVITY_PAGE, Math.max(1, Math.floor(limit)));
-}
-
-/** Field by field: an entry object may carry more than the log keeps (an id, say). */
-function toRow(entry: ActivityEntry): Insertable<ActivityTable> {
-  return {
-    at: entry.at,
-    trace_id: entry.trace_id,
-    session_id: entry.session_id,
-    client_name: entry.client_name,
-    client_version: entry.client_version,
-    server: entry.server,
-    capability_type: entry.capability_type,
-    capability_key: entry.capability_key,
-    action: entry.action,
-    duration_ms: entry.duration_ms,
-    outcome: entry.outcome,
-    error_code: entry.error_code,
-    guard: entry.guard ?? null,
-  };
 }
 
 function toEntry(row: ActivityRow): ActivityEntry & { id: number } {
@@ -64,21 +45,23 @@ function toEntry(row: ActivityRow): ActivityEntry & { id: number } {
  * batches as they complete, so `at` is close to, but not strictly, monotonic.
  */
 export class SqliteActivityRepository implements ActivityRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Kysely<Database>;
 
-  /** All or nothing: a batch is one transaction (and one fsync under WAL). */
+  constructor(
+    private readonly store: Pick<Store, 'db' | 'withConnection'>,
+    private readonly clock: Clock,
+  ) {
+    this.db = store.db;
+  }
+
+  /**
+   * All or nothing: a batch is one transaction (and one fsync under WAL). The one write
+   * per relayed call, so it skips kysely for a prepared statement (activity-insert.ts).
+   */
   append(entries: readonly ActivityEntry[]): Promise<void> {
     if (entries.length === 0) return Promise.resolve();
     return guarded({}, () =>
-      this.db.transaction().execute(async (trx) => {
-        for (let start = 0; start < entries.length; start += CHUNK) {
-          const part = entries.slice(start, start + CHUNK).map(toRow);
-          await trx.insertInto('activity').values(part).execute();
-        }
-      }),
+      this.store.withConnection((connection) => insertActivity(connection, entries)),
     );
   }
 

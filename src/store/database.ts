@@ -22,6 +22,12 @@ export const connectionPragmas = [
 
 export interface Store {
   readonly db: Kysely<Database>;
+  /**
+   * Runs `work` on kysely's own better-sqlite3 connection while kysely holds it, so it
+   * never lands inside one of kysely's transactions. For hot writes that reuse prepared
+   * statements (kysely prepares every query again): everything else goes through `db`.
+   */
+  withConnection<T>(work: (connection: BetterSqlite3.Database) => T): Promise<T>;
   /** The database file, or `:memory:`. */
   readonly path: string;
   /** Closes the connection; the store is unusable afterwards. Idempotent. */
@@ -78,13 +84,18 @@ export async function openDatabase(
   path: string,
   options: OpenDatabaseOptions = {},
 ): Promise<Store> {
+  let connection: BetterSqlite3.Database | undefined;
   const db = new Kysely<Database>({
     // A factory, so whichever connection kysely opens goes through openConnection.
-    dialect: new SqliteDialect({ database: () => Promise.resolve(openConnection(path)) }),
+    dialect: new SqliteDialect({
+      database: () => Promise.resolve((connection = openConnection(path))),
+    }),
   });
   let closed: Promise<void> | undefined;
   const store: Store = {
     db,
+    // Kysely opens its one connection before it hands it out, so it is set inside.
+    withConnection: (work) => db.connection().execute(() => Promise.resolve(work(connection!))),
     path,
     close: () => (closed ??= db.destroy()),
   };

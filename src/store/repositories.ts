@@ -24,7 +24,7 @@ export function createRepositories(store: Store, clock: Clock = systemClock): Re
     preferences: new SqlitePreferenceRepository(store.db, clock),
     policies: new SqliteToolPolicyRepository(store.db, clock),
     pins: new SqliteToolPinRepository(store.db, clock),
-    activity: new SqliteActivityRepository(store.db, clock),
+    activity: new SqliteActivityRepository(store, clock),
     upstreamProcesses: new SqliteUpstreamProcessRepository(store.db, clock),
   };
 }

@@ -8,7 +8,7 @@
  * `initialize` follows on the same connection (2026-07-28 versioning, "Backward
  * Compatibility"). A server remembered as legacy is asked `initialize` first (byte for
  * byte what Coffer sent before eras), and turns modern only when it answers -32022
- * naming 2026-07-28.
+ * naming 2026-07-28 (or answers initialize naming 2026-07-28).
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -16,6 +16,7 @@ import { MODERN_PROTOCOL_VERSION, RPC } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import {
   initializeUpstream,
+  ModernInitializeAnswer,
   type HandshakeChannel,
   type HandshakeOptions,
 } from './initialize-handshake.js';
@@ -100,8 +101,12 @@ async function discover(
   };
 }
 
-/** A -32022 answer to initialize that names the modern revision among the supported ones. */
+/**
+ * A -32022 answer to initialize that names the modern revision among the supported ones,
+ * or an initialize result that names it.
+ */
 function offersModern(error: unknown): boolean {
+  if (error instanceof ModernInitializeAnswer) return true;
   if (!(error instanceof UpstreamRpcError) || error.code !== RPC.unsupportedVersion) return false;
   const data = error.data;
   const supported = isObject(data) ? data['supported'] : undefined;

@@ -9,8 +9,21 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+import { MODERN_PROTOCOL_VERSION } from '../domain/mcp-envelope.js';
 import type { JsonObject } from '../domain/ports.js';
 import { isObject } from './jsonrpc-envelope.js';
+
+/**
+ * initialize answered with 2026-07-28, a revision that has no such handshake (as the
+ * conformance suite's 2026-07-28 mock servers answer it): evidence that the server speaks
+ * it, so era negotiation asks server/discover next (src/upstream/era-negotiation.ts).
+ */
+export class ModernInitializeAnswer extends Error {
+  override readonly name = 'ModernInitializeAnswer';
+  constructor() {
+    super(`Server's protocol version is not supported: ${MODERN_PROTOCOL_VERSION}`);
+  }
+}
 
 export interface HandshakeOptions {
   readonly clientCapabilities: JsonObject;
@@ -35,6 +48,7 @@ export async function initializeUpstream(
     clientInfo: options.clientInfo,
   });
   const version = result['protocolVersion'];
+  if (version === MODERN_PROTOCOL_VERSION) throw new ModernInitializeAnswer();
   if (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
     throw new Error(`Server's protocol version is not supported: ${String(version)}`);
   const capabilities = result['capabilities'];

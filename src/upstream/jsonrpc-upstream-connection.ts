@@ -20,7 +20,8 @@ import {
 import { PeerRequests } from './peer-requests.js';
 import { PendingRequests } from '../domain/pending-requests.js';
 import { progressTokenOf, RequestDeadline, timeoutError } from './request-deadline.js';
-import { listenForListChanges, SUBSCRIPTION_ACKNOWLEDGED, untagged } from './list-subscription.js';
+import { listenForListChanges, untagged } from './list-subscription.js';
+import { ListenStreams, type ListenStream, type NotificationSink } from './listen-streams.js';
 import { paramsForEra, withEnvelope, type ProtocolEra } from './protocol-era.js';
 import { fromSdkError, isBrokenStream } from './rpc-error.js';
 
@@ -56,6 +57,11 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   private readonly pending = new PendingRequests();
   private readonly peerRequests: PeerRequests;
   private readonly progressRoutes = new Map<string | number, (params: JsonObject) => void>();
+  /** A modern upstream's subscriptions/listen requests (list changes, resource updates). */
+  private readonly listens = new ListenStreams({
+    open: (method, params) => this.exchange(method, params),
+    abandon: (id, reason) => this.abandon(id, reason),
+  });
   private established = false;
   private isClosed = false;
   private markClosed!: () => void;
@@ -161,9 +167,17 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     this.negotiatedEra = opened.era;
     this.version = opened.protocolVersion;
     if (opened.era === 'modern')
-      listenForListChanges(opened.serverCapabilities, (method, params) =>
-        channel.exchange(method, withEnvelope(params, options)),
+      listenForListChanges(opened.serverCapabilities, (params) =>
+        this.listens.listen(withEnvelope(params, options)),
       );
+  }
+
+  /**
+   * Opens a `subscriptions/listen` on this (modern) connection with `params` (the filter,
+   * the caller's envelope stamped); what the server sends for it goes to `deliver`.
+   */
+  listen(params: JsonObject, deliver: NotificationSink): ListenStream {
+    return this.listens.listen(params, deliver);
   }
 
   /** One request under its deadline: idle (reset by progress), the overall cap, the signal. */
@@ -234,7 +248,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   }
 
   private onNotification({ method, params }: JsonRpcNotification): void {
-    if (method === SUBSCRIPTION_ACKNOWLEDGED) return;
+    if (this.listens.take(method, params)) return;
     if (method === 'notifications/progress') {
       // Synchronously, by the client's own token: the last progress before the result
       // is delivered before the result settles (DESIGN.md §1).

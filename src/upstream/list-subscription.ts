@@ -28,16 +28,16 @@ export function listChangeFilter(capabilities: JsonObject): JsonObject | undefin
 }
 
 /**
- * Opens the subscription; it stays pending for the connection's life (no deadline), and
- * its end (the connection closed, the server ended it) is nobody's error.
+ * Opens the subscription (through `listen`, which sends it); it stays open for the
+ * connection's life, and its end (the connection closed, the server ended it) is
+ * nobody's error.
  */
 export function listenForListChanges(
   capabilities: JsonObject,
-  send: (method: string, params: JsonObject) => Promise<JsonObject>,
+  listen: (params: JsonObject) => void,
 ): void {
   const notifications = listChangeFilter(capabilities);
-  if (notifications === undefined) return;
-  send('subscriptions/listen', { notifications }).catch(() => undefined);
+  if (notifications !== undefined) listen({ notifications });
 }
 
 /** A notification's params without the subscription tag (the client never subscribed). */

@@ -17,6 +17,7 @@ import type { JsonRpcUpstreamConnection } from './jsonrpc-upstream-connection.js
 import { isObject } from './jsonrpc-envelope.js';
 import { completeResult } from './modern-results.js';
 import { withEnvelope } from './protocol-era.js';
+import { ResourceListens } from './resource-listens.js';
 
 export class UpstreamLease implements UpstreamConnection {
   readonly shared = true;
@@ -24,6 +25,8 @@ export class UpstreamLease implements UpstreamConnection {
   private released = false;
   private witness = false;
   private markReleased!: () => void;
+  /** This session's resource subscriptions, as listen streams of its own. */
+  private readonly resources: ResourceListens;
 
   constructor(
     private readonly connection: JsonRpcUpstreamConnection,
@@ -35,6 +38,15 @@ export class UpstreamLease implements UpstreamConnection {
   ) {
     const releasedNow = new Promise<void>((resolve) => (this.markReleased = resolve));
     this.closed = Promise.race([releasedNow, connection.closed]);
+    this.resources = new ResourceListens(
+      connection.server,
+      () => connection.serverCapabilities,
+      (uri) =>
+        connection.listen(
+          withEnvelope({ notifications: { resourceSubscriptions: [uri] } }, this.envelope()),
+          (method, params) => context.peer.notify(method, params),
+        ),
+    );
   }
 
   get server(): string {
@@ -67,10 +79,12 @@ export class UpstreamLease implements UpstreamConnection {
     params: JsonObject | undefined,
     options: UpstreamRequestOptions = {},
   ): Promise<JsonObject> {
-    const stamped = withEnvelope(this.ownToken(params), {
-      clientCapabilities: this.context.clientCapabilities,
-      clientInfo: this.clientInfo,
-    });
+    const uri = params?.['uri'];
+    if (method === 'resources/subscribe' && typeof uri === 'string')
+      return this.resources.subscribe(uri);
+    if (method === 'resources/unsubscribe' && typeof uri === 'string')
+      return this.resources.unsubscribe(uri);
+    const stamped = withEnvelope(this.ownToken(params), this.envelope());
     const send = (sent: JsonObject) => this.connection.request(method, sent, options);
     const first = await send(stamped);
     const final = await answerInputRequired(first, stamped, {
@@ -93,10 +107,16 @@ export class UpstreamLease implements UpstreamConnection {
   close(): Promise<void> {
     if (!this.released) {
       this.released = true;
+      this.resources.closeAll();
       this.markReleased();
       this.release(this);
     }
     return Promise.resolve();
+  }
+
+  /** 2026-07-28 declares the client per request: this session's capabilities and Coffer. */
+  private envelope() {
+    return { clientCapabilities: this.context.clientCapabilities, clientInfo: this.clientInfo };
   }
 
   /** The client's progress token, prefixed with this lease's holder id. */

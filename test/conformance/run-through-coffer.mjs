@@ -12,7 +12,9 @@
  * `conformance`): `--requirements 2026-07-28` on `/servers/fixture/mcp` and then on `/mcp`,
  * each against its expected-failures baseline (test/conformance/modern-*.yaml, one reason
  * per entry), both on the same daemon, after the input-required scenarios the era bridge
- * passes, one by one (see BRIDGED). Extra arguments replace that selection and run on
+ * passes, one by one (see BRIDGED). Each of these runs starts on a fresh fixture connection
+ * (the fixture is disabled and enabled again), so no call an earlier run left waiting for
+ * its client's answer meets it. Extra arguments replace that selection and run on
  * `/servers/fixture/mcp` only (`--path /mcp` picks the aggregated endpoint):
  *
  *   npm run conformance:modern
@@ -111,9 +113,10 @@ function plan(argv) {
 
 /**
  * The input-required scenarios the era bridge passes, each run on its own first (on a
- * fresh fixture connection) and expected to pass. In the requirements runs that follow they are baselined: a scenario
- * that stops before its retry (basic-elicitation, which wants its own key names) leaves
- * its call parked on the shared fixture connection, and from then on Coffer will not
+ * fresh fixture connection) and expected to pass. In the requirements runs that follow
+ * they are baselined: a scenario that stops before its retry leaves its call parked on the
+ * shared fixture connection (server-stateless's test_streaming_elicitation probe, and
+ * basic-elicitation, which wants its own key names), and from then on Coffer will not
  * guess which of two waiting calls a new question belongs to (so it refuses them).
  */
 const BRIDGED = [
@@ -123,6 +126,7 @@ const BRIDGED = [
   'multiple-input-requests',
   'multi-round',
   'missing-input-response',
+  'non-tool-request',
   'result-type',
   'unsupported-methods',
   'tampered-state',
@@ -150,7 +154,7 @@ async function restartFixture(daemon) {
 function modernRun({ path, baseline }) {
   const file = join(root, 'test', 'conformance', baseline);
   const selection = ['--requirements', '2026-07-28', '--expected-failures', file];
-  return { entry: modernEntry, path, selection };
+  return { entry: modernEntry, path, selection, restart: true };
 }
 
 async function runPlan(daemon, origin, argv) {

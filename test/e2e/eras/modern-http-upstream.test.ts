@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
-import { stopProcess, waitForExit, waitForPort } from '../../support/fixture-process.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { startModernHttp } from './modern-http-fixture.js';
 import { expectEchoThroughShim } from './shim-echo.js';
 
 /**
@@ -14,22 +12,6 @@ import { expectEchoThroughShim } from './shim-echo.js';
  * probed the 2026-07-28 way), finds it modern, and every request carries the envelope and
  * the headers the server checks (-32020).
  */
-const fixture = join(repoRoot, 'test/fixtures/modern-http-server.mjs');
-
-async function startModernHttp() {
-  const child = spawn(process.execPath, [fixture], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => (log += chunk));
-  const exited = waitForExit(child);
-  const port = await waitForPort(child, () => log, 60_000);
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    log: () => log,
-    close: () => stopProcess(child, exited, () => log),
-  };
-}
-
 describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy rejected)', () => {
   let daemon: RunningDaemon;
   let upstream: Awaited<ReturnType<typeof startModernHttp>>;

@@ -166,6 +166,13 @@ describe('checkTargets', () => {
       undefined,
     ]);
   });
+
+  it('shows the daemon CPU per warm listing beside the round trip, judged on the round trip', () => {
+    const base = results([run()], 22.8);
+    const fanOut = { ...base.fanOut!, warmCpu: { daemonMs: 1.9, clientMs: 14.2 } };
+    const [warm] = checkTargets({ ...base, fanOut }).slice(5)[0]!.cells;
+    expect(warm).toEqual({ measured: '22.80 ms p50 (daemon CPU 1.90 ms)', met: false });
+  });
 });
 
 describe('targetsSection', () => {

@@ -99,6 +99,19 @@ describe('era negotiation, legacy first (remembered legacy, or HTTP+SSE)', () =>
     expect(connection.era).toBe('modern');
   });
 
+  it('turns modern when initialize is answered naming 2026-07-28, never saying initialized', async () => {
+    const transport = new FakeTransport();
+    transport.initializeResult = { protocolVersion: '2026-07-28', capabilities: { tools: {} } };
+    const opening = connect(transport);
+    await settle();
+    const { id } = transport.lastRequest('server/discover');
+    const result = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } };
+    transport.deliver({ jsonrpc: '2.0', id, result });
+    const { connection } = await opening;
+    expect(connection.era).toBe('modern');
+    expect(transport.sentWith('notifications/initialized')).toEqual([]);
+  });
+
   it('keeps the -32022 error when the server names no modern version', async () => {
     const transport = new FakeTransport();
     transport.initializeResult = undefined;

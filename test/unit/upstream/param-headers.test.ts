@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modernHttpFetch } from '../../../src/upstream/modern-http-fetch.js';
-import { headerDeclarations, ParamHeaderTable } from '../../../src/upstream/param-headers.js';
+import { ParamHeaderTable } from '../../../src/upstream/param-headers.js';
 
 const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
 
@@ -15,19 +15,25 @@ const tool = {
         properties: { replicas: { type: 'integer', 'x-mcp-header': 'Replicas' } },
       },
       dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' },
-      tags: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } },
-      note: { type: 'string', 'x-mcp-header': 'not a token' },
     },
   },
 };
 
 describe('Mcp-Param headers (2026-07-28 x-mcp-header)', () => {
-  it('finds declarations only along properties, with names that are header tokens', () => {
-    expect(headerDeclarations(tool.inputSchema)).toEqual([
-      { path: ['region'], header: 'Region' },
-      { path: ['target', 'replicas'], header: 'Replicas' },
-      { path: ['dry'], header: 'Dry-Run' },
-    ]);
+  it('sends nothing for a tool whose declarations are invalid (it is not to be called)', () => {
+    const table = new ParamHeaderTable();
+    const broken = {
+      name: 'broken',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          zone: { type: 'string', 'x-mcp-header': 'region' },
+        },
+      },
+    };
+    table.learn({ tools: [broken] });
+    expect(table.headersFor('broken', { region: 'eu', zone: 'a' })).toEqual({});
   });
 
   it('builds one header per primitive argument given, encoding what is no plain text', () => {

@@ -98,6 +98,17 @@ describe('a session routes each request to the upstream that owns it', () => {
     );
   });
 
+  it('refuses an unknown resource with -32602 naming the URI asked for in data.uri (SEP-2164)', async () => {
+    harness = await startSession({ fx: echo });
+    await harness.initialize();
+    const uri = 'test://nonexistent-resource';
+    const read = await harness.client.request(2, 'resources/read', { uri });
+    expect(read['error']).toMatchObject({
+      code: -32602,
+      data: { coffer_code: 'CAPABILITY_NOT_FOUND', uri },
+    });
+  });
+
   it('answers ping and unknown methods itself', async () => {
     harness = await startSession({ fx: echo });
     await harness.initialize();

@@ -221,6 +221,8 @@ describe('the era bridge: an upstream question becomes input_required', () => {
     const asked = answers.filter((m) => JSON.stringify(m).includes('input_required'));
     // The first question may come while only its own call runs; never both to both.
     expect(asked.length).toBeLessThan(2);
-    expect(JSON.stringify(answers)).toContain('Method not found');
+    // Refused as a question Coffer cannot attribute, not as an undeclared capability.
+    expect(JSON.stringify(answers)).toContain('cannot tell which 2026-07-28 request');
+    expect(JSON.stringify(answers)).not.toContain('Method not found');
   });
 });
