@@ -14,7 +14,8 @@
  * server answers "Method not found" (a scenario that serves tools/list only) is shown, as an
  * agent shows a failed call, not a failure of the run. For json-schema-2020-12-preservation
  * it gives the echo tool the schema Coffer listed for the scenario's focal tool, verbatim,
- * as that scenario asks of a client.
+ * as that scenario asks of a client; a scenario whose context lists `toolCalls` gets exactly
+ * those calls.
  * What the suite's server sees is Coffer's upstream client: its initialize (or, for a server
  * of 2026-07-28, its server/discover and per-request envelope and headers), its calls, its
  * reconnection after a closed SSE stream (SEP-1699), its relaying of server requests.
@@ -154,16 +155,30 @@ async function actAsAgent() {
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    for (const tool of tools.filter((each) => each.name.startsWith('conformance__'))) {
-      const args = argumentsFor(tool, tools);
-      const result = await client.callTool({ name: tool.name, arguments: args }).catch(shown);
-      console.log(`${tool.name}: ${JSON.stringify(result.content)}`);
+    for (const call of plannedCalls(tools)) {
+      const result = await client.callTool(call).catch(shown);
+      console.log(`${call.name}: ${JSON.stringify(result.content)}`);
     }
     await readEverything(client);
   } finally {
     await transport.terminateSession().catch(() => undefined);
     await client.close();
   }
+}
+
+/**
+ * The calls a scenario's context asks for, with its arguments (http-custom-headers: the
+ * values Coffer must mirror into Mcp-Param-* headers); else each of its tools once.
+ */
+function plannedCalls(tools) {
+  if (Array.isArray(context.toolCalls))
+    return context.toolCalls.map((call) => ({
+      name: `conformance__${call.name}`,
+      arguments: call.arguments ?? {},
+    }));
+  return tools
+    .filter((tool) => tool.name.startsWith('conformance__'))
+    .map((tool) => ({ name: tool.name, arguments: argumentsFor(tool, tools) }));
 }
 
 /** A call the server does not serve at all, shown as its result; any other error stands. */
