@@ -1,12 +1,16 @@
 /**
  * Which era an upstream speaks, found the way the SDK v2 client's `versionNegotiation:
  * 'auto'` finds it: `server/discover` with the modern envelope first; a discover result
- * naming 2026-07-28 means modern, anything else (method not found, a -32022 without a
- * modern version, a 2025 server's "not initialized") means legacy, and the 2025
- * `initialize` follows on the same connection. A server remembered as legacy is asked
- * `initialize` first (byte for byte what Coffer sent before eras), and turns modern only
- * when it answers -32022 naming 2026-07-28 (or answers initialize naming 2026-07-28).
+ * naming 2026-07-28 means modern, and so does a -32022 naming it (the server refused the
+ * version it was asked: Coffer asks once more, as the spec's negotiation says). Anything
+ * else (method not found, a -32022 without a modern version, a 2025 Streamable HTTP
+ * server's HTTP 400 "not initialized", an HTTP 404 or 405) means legacy, and the 2025
+ * `initialize` follows on the same connection (2026-07-28 versioning, "Backward
+ * Compatibility"). A server remembered as legacy is asked `initialize` first (byte for
+ * byte what Coffer sent before eras), and turns modern only when it answers -32022
+ * naming 2026-07-28 (or answers initialize naming 2026-07-28).
  */
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_PROTOCOL_VERSION, RPC } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
@@ -72,13 +76,16 @@ async function legacy(
 async function discover(
   channel: HandshakeChannel,
   options: HandshakeOptions,
+  corrected = false,
 ): Promise<NegotiatedEra | undefined> {
   let result: JsonObject;
   try {
     result = await channel.exchange('server/discover', withEnvelope(undefined, options));
   } catch (error) {
     if (isClosed(error)) throw new EraProbeClosed();
-    if (error instanceof UpstreamRpcError) return undefined;
+    // Refused, naming 2026-07-28 among the versions it supports: a modern server.
+    if (!corrected && offersModern(error)) return discover(channel, options, true);
+    if (error instanceof UpstreamRpcError || isLegacyHttpAnswer(error)) return undefined;
     throw error;
   }
   const versions = result['supportedVersions'];
@@ -104,6 +111,17 @@ function offersModern(error: unknown): boolean {
   const data = error.data;
   const supported = isObject(data) ? data['supported'] : undefined;
   return Array.isArray(supported) && supported.includes(MODERN_PROTOCOL_VERSION);
+}
+
+/**
+ * An HTTP error status answering the probe, without a JSON-RPC answer to it (those reach
+ * here as UpstreamRpcError, src/upstream/modern-http-fetch.ts): what a 2025 server says
+ * to a request before `initialize`. Not 401/403: a sign-in or a denial is no era evidence
+ * (the SDK's OAuth handles a 401 before this; without it, the error stands).
+ */
+function isLegacyHttpAnswer(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  return error.code !== 401 && error.code !== 403;
 }
 
 function isClosed(error: unknown): boolean {

@@ -78,10 +78,12 @@ export class SdkUpstreamConnector implements UpstreamConnector {
         this.eras.remember(definition, 'legacy');
       }
     }
-    // Only stdio is probed with server/discover first: a remote 2025 server is asked
-    // initialize as before, and turns modern when it answers -32022 naming 2026-07-28.
+    // A server of unknown era is probed with server/discover first, on stdio and on
+    // Streamable HTTP alike (2026-07-28 requires the envelope and its headers on every
+    // POST, the first one included); a 2025 server's refusal falls back to initialize
+    // (src/upstream/era-negotiation.ts). The deprecated HTTP+SSE transport is 2025 only.
     const order: NegotiationOrder =
-      era === undefined && definition.transport === 'stdio' ? 'modern-first' : 'legacy-first';
+      era === undefined && definition.transport !== 'sse' ? 'modern-first' : 'legacy-first';
     let target: UpstreamPeer = context.peer;
     const peer: UpstreamPeer = {
       request: (method, params, signal) => target.request(method, params, signal),

@@ -9,8 +9,15 @@
  * temporary COFFER_HOME and port range) with the scenario's server URL (the last argument)
  * registered by `coffer mcp add --url`. This script then plays the agent on `/mcp`: it lists
  * the tools and calls each, filling required number arguments (the scenario's `add_numbers`),
- * and accepts an elicitation with the schema's defaults (SEP-1034), as an agent's UI would.
- * What the suite's server sees is Coffer's upstream client: its initialize, its calls, its
+ * and accepts an elicitation with the schema's defaults (SEP-1034), as an agent's UI would;
+ * then it reads each of the server's resources and gets each of its prompts. A call the
+ * server answers "Method not found" (a scenario that serves tools/list only) is shown, as an
+ * agent shows a failed call, not a failure of the run. For json-schema-2020-12-preservation
+ * it gives the echo tool the schema Coffer listed for the scenario's focal tool, verbatim,
+ * as that scenario asks of a client; a scenario whose context lists `toolCalls` gets exactly
+ * those calls.
+ * What the suite's server sees is Coffer's upstream client: its initialize (or, for a server
+ * of 2026-07-28, its server/discover and per-request envelope and headers), its calls, its
  * reconnection after a closed SSE stream (SEP-1699), its relaying of server requests.
  *
  * Auth scenarios (`--suite auth`) go the user's way too: a server that needs a sign-in
@@ -29,13 +36,14 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const coffer = join(root, 'bin', 'coffer.js');
 /**
- * The suite runs on Node 22 (`npx node@22`), which also comes first on PATH for this script;
- * Coffer's native SQLite driver is built for the Node that installed it: the one that ran npm.
+ * The suite runs on Node 22 (through `npx node@22`, which then also comes first on PATH for
+ * this script, or by its path); Coffer's native SQLite driver is built for the Node that
+ * installed it: the one that ran npm.
  */
 const cofferNode = process.env.npm_node_execpath ?? process.execPath;
 const serverUrl = process.argv.at(-1);
@@ -116,8 +124,14 @@ function acceptWithDefaults(request) {
   return { action: 'accept', content };
 }
 
+/** json-schema-2020-12-preservation's echo tool, and the tool whose schema it wants back. */
+const SCHEMA_ECHO = 'conformance__json_schema_echo';
+const SCHEMA_FOCAL = 'conformance__json_schema_2020_12_tool';
+
 /** Arguments for a tool's required numbers (and strings), so a call is well-formed. */
-function argumentsFor(tool) {
+function argumentsFor(tool, tools) {
+  const focal = tools.find((each) => each.name === SCHEMA_FOCAL);
+  if (tool.name === SCHEMA_ECHO && focal !== undefined) return { schema: focal.inputSchema };
   const args = {};
   const properties = tool.inputSchema?.properties ?? {};
   for (const [index, name] of (tool.inputSchema?.required ?? []).entries()) {
@@ -141,13 +155,56 @@ async function actAsAgent() {
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    for (const tool of tools.filter((each) => each.name.startsWith('conformance__'))) {
-      const result = await client.callTool({ name: tool.name, arguments: argumentsFor(tool) });
-      console.log(`${tool.name}: ${JSON.stringify(result.content)}`);
+    for (const call of plannedCalls(tools)) {
+      const result = await client.callTool(call).catch(shown);
+      console.log(`${call.name}: ${JSON.stringify(result.content)}`);
     }
+    await readEverything(client);
   } finally {
     await transport.terminateSession().catch(() => undefined);
     await client.close();
+  }
+}
+
+/**
+ * The calls a scenario's context asks for, with its arguments (http-custom-headers: the
+ * values Coffer must mirror into Mcp-Param-* headers); else each of its tools once.
+ */
+function plannedCalls(tools) {
+  if (Array.isArray(context.toolCalls))
+    return context.toolCalls.map((call) => ({
+      name: `conformance__${call.name}`,
+      arguments: call.arguments ?? {},
+    }));
+  return tools
+    .filter((tool) => tool.name.startsWith('conformance__'))
+    .map((tool) => ({ name: tool.name, arguments: argumentsFor(tool, tools) }));
+}
+
+/** A call the server does not serve at all, shown as its result; any other error stands. */
+function shown(error) {
+  if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) throw error;
+  return { content: [{ type: 'text', text: `not served: ${error.message}` }] };
+}
+
+/** Each of the scenario server's resources read and prompts got, as an agent browsing them. */
+async function readEverything(client) {
+  const capabilities = client.getServerCapabilities() ?? {};
+  if (capabilities.resources !== undefined) {
+    const { resources } = await client.listResources();
+    for (const { uri } of resources.filter((each) =>
+      each.uri.startsWith('coffer://conformance/'),
+    )) {
+      const read = await client.readResource({ uri });
+      console.log(`${uri}: ${read.contents.length} content(s)`);
+    }
+  }
+  if (capabilities.prompts !== undefined) {
+    const { prompts } = await client.listPrompts();
+    for (const { name } of prompts.filter((each) => each.name.startsWith('conformance__'))) {
+      const got = await client.getPrompt({ name });
+      console.log(`${name}: ${got.messages.length} message(s)`);
+    }
   }
 }
 

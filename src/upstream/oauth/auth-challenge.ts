@@ -49,3 +49,15 @@ export async function probeChallenge(
     return {};
   }
 }
+
+/**
+ * The scopes of several `scope` strings, each once, in first-seen order; undefined when
+ * there are none. A step-up asks for what was granted before and what is challenged now
+ * (SEP-2350): a token with only the new scope would be refused where the old one worked.
+ */
+export function unionOfScopes(...scopes: (string | null | undefined)[]): string | undefined {
+  const seen = new Set<string>();
+  for (const scope of scopes)
+    for (const token of (scope ?? '').split(/\s+/)) if (token) seen.add(token);
+  return seen.size === 0 ? undefined : [...seen].join(' ');
+}

@@ -11,7 +11,9 @@ import type {
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isCofferError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
+import { unionOfScopes } from './auth-challenge.js';
 import { authRequired } from './auth-required.js';
+import { checkMetadataIssuer } from './issuer-checks.js';
 import type { OAuthVault, StoredTokens } from './oauth-vault.js';
 
 /** Refresh this long before the access token expires, so no call meets an expired one. */
@@ -59,6 +61,8 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   /** The tokens this provider last handed out, to tell a stale refusal from a real one. */
   private handedOut: StoredTokens | undefined;
   private refreshing = false;
+  /** The discovery this provider made itself (a sign-in's start, for its code exchange). */
+  private discovered: OAuthDiscoveryState | undefined;
   /** Set only when configured: the SDK treats any value as "use a metadata document". */
   readonly clientMetadataUrl?: string;
 
@@ -71,12 +75,16 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
+    const metadata = {
       client_name: this.options.clientName ?? 'Coffer',
       redirect_uris: [...this.options.redirectUris],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
+      // Coffer's redirect is the daemon's loopback /oauth/callback: a native application
+      // (SEP-837; under OIDC an omitted type means "web", which refuses loopback URIs).
+      application_type: 'native',
     };
+    return metadata;
   }
 
   state(): string {
@@ -133,7 +141,9 @@ export class CofferOAuthProvider implements OAuthClientProvider {
       return;
     }
     const { server, vault } = this.options;
-    vault.rememberScope(server, authorizationUrl.searchParams.get('scope'));
+    const asked = authorizationUrl.searchParams.get('scope');
+    const before = vault.rememberedScope(server);
+    vault.rememberScope(server, unionOfScopes(before, this.handedOut?.scope, asked) ?? null);
     this.options.onSignInNeeded?.(server);
     throw authRequired(server);
   }
@@ -168,11 +178,23 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    // Before the SDK uses any endpoint the metadata names.
+    checkMetadataIssuer(this.options.server, state);
+    this.discovered = state;
     await this.options.vault.set(this.options.server, 'discovery', state);
   }
 
+  /**
+   * What the SDK's `auth()` may reuse instead of discovering. A refresh ahead of expiry
+   * reuses the stored discovery, and a sign-in's code exchange the one its start made.
+   * Anything else (a 401, a new sign-in) discovers again: the protected resource may now
+   * name another authorization server, and the client must then register there and never
+   * present the old one's credentials (SEP-2352; the SDK drops credentials stamped with
+   * another issuer).
+   */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.options.vault.get(this.options.server, 'discovery');
+    if (this.refreshing) return this.options.vault.get(this.options.server, 'discovery');
+    return this.options.mode === 'login' ? this.discovered : undefined;
   }
 
   private isDue(tokens: StoredTokens): boolean {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CofferError, isCofferError } from '../../domain/errors.js';
 import type {
   Clock,
@@ -11,6 +11,7 @@ import type {
 import type { ServerDefinition } from '../../domain/server-definition.js';
 import { probeChallenge } from './auth-challenge.js';
 import { loginCommand } from './auth-required.js';
+import { responseIssuerProblem } from './issuer-checks.js';
 import {
   CofferOAuthProvider,
   type OAuthClientSettings,
@@ -44,6 +45,8 @@ interface Pending {
   readonly serverUrl: string;
   readonly provider: CofferOAuthProvider;
   readonly expiresAt: number;
+  /** What this sign-in discovered: the issuer its response must come from. */
+  readonly discovery: OAuthDiscoveryState | undefined;
 }
 
 /** What the callback page tells the user. */
@@ -89,7 +92,8 @@ export class OAuthSignInFlow implements OAuthSignIn {
       throw new CofferError('UPSTREAM_UNAVAILABLE', `Server "${server}" gave no authorization URL`);
     const expiresAt =
       this.options.clock.now().getTime() + (this.options.ttlMs ?? DEFAULT_SIGN_IN_TTL_MS);
-    this.pending.set(state, { server, serverUrl: url, provider, expiresAt });
+    const discovery = await provider.discoveryState();
+    this.pending.set(state, { server, serverUrl: url, provider, expiresAt, discovery });
     this.outcomes.set(server, { state: 'pending' });
     return { authorization_url: captured.href, expires_at: new Date(expiresAt).toISOString() };
   }
@@ -118,6 +122,9 @@ export class OAuthSignInFlow implements OAuthSignIn {
       };
     this.pending.delete(state);
     const { server } = entry;
+    // Checked first: an answer from another issuer (a mix-up) is not read any further.
+    const mixUp = responseIssuerProblem(query.get('iss'), entry.discovery);
+    if (mixUp !== undefined) return this.fail(server, `Sign-in to "${server}" refused: ${mixUp}.`);
     const refused = query.get('error');
     const code = query.get('code');
     if (refused !== null || code === null) {

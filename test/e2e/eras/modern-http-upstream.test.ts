@@ -8,8 +8,9 @@ import { expectEchoThroughShim } from './shim-echo.js';
 /**
  * A remote server built with the official SDK v2 that speaks only MCP 2026-07-28 over
  * Streamable HTTP (`createMcpHandler(factory, { legacy: 'reject' })`), registered in
- * Coffer by URL: Coffer's 2025 initialize gets HTTP 400 with -32022, Coffer turns modern,
- * and every request carries the envelope and the headers the server checks (-32020).
+ * Coffer by URL: Coffer asks it server/discover first (a remote upstream of unknown era is
+ * probed the 2026-07-28 way), finds it modern, and every request carries the envelope and
+ * the headers the server checks (-32020).
  */
 describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy rejected)', () => {
   let daemon: RunningDaemon;
@@ -92,15 +93,15 @@ describe('a 2026-07-28-only remote upstream (SDK v2 over Streamable HTTP, legacy
     expect(after.content).toEqual([{ type: 'text', text: 'echo: on' }]);
   });
 
-  it('shares one connection across sessions: one initialize probe, one listen stream', () => {
+  it('shares one connection across sessions: one discover probe, one listen stream', () => {
     const posts = (method: string) =>
       upstream
         .log()
         .split('\n')
         .filter((line) => line === `POST ${method}`).length;
     expect(posts('tools/list')).toBeGreaterThanOrEqual(3);
-    // The 2025 initialize (no Mcp-Method) was tried once; the era is remembered.
-    expect(posts('-')).toBe(1);
+    // Probed with server/discover first: no 2025 initialize (no Mcp-Method) was ever sent.
+    expect(posts('-')).toBe(0);
     expect(posts('server/discover')).toBe(1);
     expect(posts('subscriptions/listen')).toBe(1);
   });

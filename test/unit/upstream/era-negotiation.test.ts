@@ -1,3 +1,5 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { EraProbeClosed } from '../../../src/upstream/era-negotiation.js';
 import { UpstreamRpcError } from '../../../src/domain/ports.js';
@@ -11,7 +13,7 @@ const envelope = {
   'io.modelcontextprotocol/clientInfo': { name: 'coffer', version: '9.9.9' },
 };
 
-describe('era negotiation, modern first (a stdio upstream of unknown era)', () => {
+describe('era negotiation, modern first (an upstream of unknown era, stdio or Streamable HTTP)', () => {
   it('finds a modern server by server/discover with the envelope, and never initializes', async () => {
     const { connection, transport } = await connect(new ModernFakeTransport(), {
       negotiation: 'modern-first',
@@ -36,6 +38,40 @@ describe('era negotiation, modern first (a stdio upstream of unknown era)', () =
     expect(transport.sentWith('initialize')).toHaveLength(1);
   });
 
+  it('asks discover again when refused with -32022 naming 2026-07-28, and stays modern', async () => {
+    const transport = new ModernFakeTransport();
+    transport.discoverRefusals = 1;
+    const { connection } = await connect(transport, { negotiation: 'modern-first' });
+    expect(transport.sentWith('server/discover')).toHaveLength(2);
+    expect(transport.sentWith('initialize')).toEqual([]);
+    expect(connection.era).toBe('modern');
+  });
+
+  it('asks discover only twice when the server keeps refusing, then tries initialize', async () => {
+    const transport = new ModernFakeTransport();
+    transport.discoverRefusals = 5;
+    await expect(connect(transport, { negotiation: 'modern-first' })).rejects.toThrow();
+    expect(transport.sentWith('server/discover')).toHaveLength(2);
+    expect(transport.sentWith('initialize')).toHaveLength(1);
+  });
+
+  it('falls back to initialize when a 2025 HTTP server refuses discover with a bare HTTP error', async () => {
+    for (const status of [400, 404, 405]) {
+      const transport = new RefusingTransport(new StreamableHTTPError(status, 'not initialized'));
+      const { connection } = await connect(transport, { negotiation: 'modern-first' });
+      expect(connection.era).toBe('legacy');
+      expect(transport.sentWith('initialize')).toHaveLength(1);
+    }
+  });
+
+  it('does not take a 401 or 403 to discover for a 2025 server', async () => {
+    for (const status of [401, 403]) {
+      const transport = new RefusingTransport(new StreamableHTTPError(status, 'no'));
+      await expect(connect(transport, { negotiation: 'modern-first' })).rejects.toThrow();
+      expect(transport.sentWith('initialize')).toEqual([]);
+    }
+  });
+
   it('says the probe closed the connection, so the caller can start the server again', async () => {
     const transport = new FakeTransport();
     const opening = connect(transport, { negotiation: 'modern-first' });
@@ -45,7 +81,7 @@ describe('era negotiation, modern first (a stdio upstream of unknown era)', () =
   });
 });
 
-describe('era negotiation, legacy first (remembered legacy, or a remote upstream)', () => {
+describe('era negotiation, legacy first (remembered legacy, or HTTP+SSE)', () => {
   it('sends initialize first, exactly as a 2025 client', async () => {
     const { connection, transport } = await connect(new FakeTransport());
     expect(transport.sent[0]?.['method']).toBe('initialize');
@@ -127,3 +163,16 @@ describe('a modern connection', () => {
     expect(notifications).toEqual([{ method: 'notifications/tools/list_changed', params: {} }]);
   });
 });
+
+/** A FakeTransport whose POST of server/discover fails with an HTTP error, as the SDK throws it. */
+class RefusingTransport extends FakeTransport {
+  constructor(private readonly refusal: Error) {
+    super();
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    if ((message as { method?: string }).method !== 'server/discover') return super.send(message);
+    this.sent.push(message);
+    return Promise.reject(this.refusal);
+  }
+}

@@ -3,6 +3,12 @@ import { FakeTransport } from './fake-transport.js';
 
 type Message = Record<string, unknown>;
 
+const UNSUPPORTED = {
+  code: -32022,
+  message: 'Unsupported protocol version',
+  data: { supported: ['2026-07-28'], requested: '2026-07-28' },
+};
+
 /**
  * A FakeTransport playing a 2026-07-28-only server: `server/discover` is answered with
  * its supported versions and capabilities, `initialize` with the -32022 error naming
@@ -14,6 +20,8 @@ export class ModernFakeTransport extends FakeTransport {
     capabilities: { tools: { listChanged: true }, prompts: {} },
     resultType: 'complete',
   };
+  /** How many `server/discover` requests to refuse with -32022 before answering. */
+  discoverRefusals = 0;
 
   constructor() {
     super();
@@ -23,7 +31,10 @@ export class ModernFakeTransport extends FakeTransport {
   override send(message: JSONRPCMessage): Promise<void> {
     const sent = message as Message;
     const id = sent['id'];
-    if (sent['method'] === 'server/discover')
+    if (sent['method'] === 'server/discover' && this.discoverRefusals > 0) {
+      this.discoverRefusals -= 1;
+      this.later({ jsonrpc: '2.0', id, error: UNSUPPORTED });
+    } else if (sent['method'] === 'server/discover')
       this.later({ jsonrpc: '2.0', id, result: this.discoverResult });
     if (sent['method'] === 'initialize')
       this.later({
