@@ -9,16 +9,15 @@
  *   node dist/bench/daemon-flags.js [--rounds 8] [--calls 2000] [--warmup 3000] [--gc-count] [-- variant …]
  *
  * A variant is a comma-separated list of node flags, `none` for none; the default variants
- * are none and `--max-semi-space-size=16`, `=32`, `=64`. `--gc-count` instead runs each
- * variant's daemon under `--trace-gc` (whose printing costs CPU: no CPU figure then) and
- * counts its scavenges and mark-compacts per 1,000 calls on each path.
+ * are none and `--max-semi-space-size=16`, `=32`, `=64`. `--gc-count` runs every daemon
+ * under `--trace-gc` too, and also reports their scavenges and mark-compacts per 1,000 calls
+ * in those same rounds (the tracing's printing costs CPU: compare CPU without it).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { cofferBin, startDaemon, type BenchDaemon } from './daemon.js';
 import { count, mb, table } from './format.js';
 import { loadAverage } from './machine.js';
-import { cpuMicros, rssKb } from './proc-readings.js';
+import { cpuMicros, readStat, rssKb, statFields } from './proc-readings.js';
 import { killLeftovers } from './processes.js';
 import { median } from './stats.js';
 import { cofferHttpTransport, openSession, stdioTransport, type BenchSession } from './targets.js';
@@ -33,8 +32,18 @@ interface Variant {
   readonly daemon: BenchDaemon;
   readonly sessions: Readonly<Record<PathId, BenchSession>>;
   readonly idleRssKb: number;
-  /** Per round: daemon CPU µs per call, mean wall ms per call, RSS after (KiB). */
-  readonly rounds: Record<PathId, { cpuUs: number[]; wallMs: number[]; rssKb: number[] }>;
+  readonly rounds: Record<PathId, Rounds>;
+  readonly gc: GcCount;
+}
+
+/** Per round: daemon CPU µs per call, mean wall ms per call, RSS after (KiB). */
+interface Rounds {
+  readonly cpuUs: number[];
+  readonly wallMs: number[];
+  readonly rssKb: number[];
+  /** Minor page faults per call (pages the heap touched afresh, e.g. a regrown new space). */
+  readonly faults: number[];
+  /** Collections over all the rounds (with `--gc-count`). */
   readonly gc: GcCount;
 }
 
@@ -48,7 +57,7 @@ interface GcCount {
 
 async function startVariant(label: string, traceGc: boolean): Promise<Variant> {
   const flags = label === 'none' ? [] : label.split(',');
-  const gc: GcCount = { scavenges: 0, scavengeMs: 0, markCompacts: 0, markCompactMs: 0 };
+  const gc = noGc();
   const daemon = await startDaemon({
     nodeArgs: traceGc ? [...flags, '--trace-gc'] : flags,
     ...(traceGc ? { onStdout: (chunk: string) => countGcLines(chunk, gc) } : {}),
@@ -58,7 +67,7 @@ async function startVariant(label: string, traceGc: boolean): Promise<Variant> {
     await daemon.addServer({ name, command, args });
     const idleRssKb = rssKb(daemon.pid);
     const sessions = await openSessions(daemon);
-    const empty = () => ({ cpuUs: [], wallMs: [], rssKb: [] });
+    const empty = (): Rounds => ({ cpuUs: [], wallMs: [], rssKb: [], faults: [], gc: noGc() });
     return { label, daemon, sessions, idleRssKb, rounds: { shim: empty(), mcp: empty() }, gc };
   } catch (error) {
     await daemon.stop();
@@ -73,6 +82,10 @@ async function openSessions(daemon: BenchDaemon): Promise<Record<PathId, BenchSe
     shim: await openSession(shimLine, tool, fixtureUpstream.arguments),
     mcp: await openSession(cofferHttpTransport(daemon), tool, fixtureUpstream.arguments),
   };
+}
+
+function noGc(): GcCount {
+  return { scavenges: 0, scavengeMs: 0, markCompacts: 0, markCompactMs: 0 };
 }
 
 /** `--trace-gc` prints one line per collection: `[pid:0x…] 12 ms: Scavenge 4.1 (5.0) -> …`. */
@@ -90,6 +103,11 @@ function countGcLines(chunk: string, gc: GcCount): void {
   }
 }
 
+/** Field 10 of /proc/<pid>/stat. */
+function minorFaults(pid: number): number {
+  return Number(statFields(readStat(pid))[10 - 3]);
+}
+
 async function calls(session: BenchSession, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     if (!(await session.call())) throw new Error('a tools/call failed');
@@ -98,6 +116,8 @@ async function calls(session: BenchSession, n: number): Promise<void> {
 
 async function measureRound(variant: Variant, path: PathId, n: number): Promise<void> {
   const pid = variant.daemon.pid;
+  const gcBefore = { ...variant.gc };
+  const faultsBefore = minorFaults(pid);
   const cpuBefore = cpuMicros(pid);
   const start = performance.now();
   await calls(variant.sessions[path], n);
@@ -106,6 +126,11 @@ async function measureRound(variant: Variant, path: PathId, n: number): Promise<
   record.cpuUs.push((cpuMicros(pid) - cpuBefore) / n);
   record.wallMs.push(wall / n);
   record.rssKb.push(rssKb(pid));
+  record.faults.push((minorFaults(pid) - faultsBefore) / n);
+  // A trace line still in the pipe counts in this variant's next round: the sums hold.
+  for (const key of Object.keys(gcBefore) as (keyof GcCount)[]) {
+    record.gc[key] += variant.gc[key] - gcBefore[key];
+  }
 }
 
 /** Every (variant, path) once per round, the order rotated by one each round. */
@@ -139,34 +164,34 @@ function cpuReport(variants: readonly Variant[]): string {
         `${Math.min(...cpu).toFixed(0)}–${Math.max(...cpu).toFixed(0)}`,
         delta,
         median(v.rounds[path].wallMs).toFixed(3),
+        median(v.rounds[path].faults).toFixed(2),
         mb(median(v.rounds[path].rssKb) / 1024),
       ];
     }),
   );
   const header = ['path', 'flags', 'µs CPU/call', 'rounds min–max', 'Δ vs first, per round'];
-  return table([...header, 'ms/call (wall)', 'RSS during'], rows);
+  return table([...header, 'ms/call (wall)', 'minor faults/call', 'RSS during'], rows);
 }
 
-async function gcCounts(variants: readonly Variant[], n: number): Promise<string> {
-  const rows: string[][] = [];
-  for (const variant of variants) {
-    for (const path of PATHS) {
-      const before = { ...variant.gc };
-      await calls(variant.sessions[path], n);
-      await sleep(300); // the last trace lines may still be in the pipe
-      const per1k = (value: number) => ((value * 1_000) / n).toFixed(1);
-      rows.push([
+function gcReport(variants: readonly Variant[], n: number): string {
+  const rows = PATHS.flatMap((path) =>
+    variants.map((v) => {
+      const { gc, cpuUs } = v.rounds[path];
+      const calls = cpuUs.length * n;
+      const per1k = (value: number) => ((value * 1_000) / calls).toFixed(1);
+      const usPerCall = (ms: number) => ((ms * 1_000) / calls).toFixed(1);
+      return [
         path === 'mcp' ? '/mcp' : 'shim',
-        `\`${variant.label}\``,
-        per1k(variant.gc.scavenges - before.scavenges),
-        (((variant.gc.scavengeMs - before.scavengeMs) / n) * 1_000).toFixed(2),
-        per1k(variant.gc.markCompacts - before.markCompacts),
-        (((variant.gc.markCompactMs - before.markCompactMs) / n) * 1_000).toFixed(2),
-      ]);
-    }
-  }
-  const header = ['path', 'flags', 'scavenges / 1k calls', 'scavenge µs/call'];
-  return table([...header, 'mark-compacts / 1k calls', 'mark-compact µs/call'], rows);
+        `\`${v.label}\``,
+        per1k(gc.scavenges),
+        usPerCall(gc.scavengeMs),
+        per1k(gc.markCompacts),
+        usPerCall(gc.markCompactMs),
+      ];
+    }),
+  );
+  const header = ['path', 'flags', 'scavenges / 1k calls', 'scavenge pause µs/call'];
+  return table([...header, 'mark-compacts / 1k calls', 'mark-compact pause µs/call'], rows);
 }
 
 async function main(): Promise<void> {
@@ -186,26 +211,23 @@ async function main(): Promise<void> {
   const traceGc = values['gc-count'];
   console.log(`load at start: ${loadAverage().join(' ')}`);
   const variants: Variant[] = [];
+  // Ctrl-C: the daemons, shims and upstreams run in sessions of their own and would stay.
+  process.once('SIGINT', () => void killLeftovers().finally(() => process.exit(130)));
   try {
     for (const label of labels) variants.push(await startVariant(label, traceGc));
     for (const variant of variants) {
       for (const path of PATHS) await calls(variant.sessions[path], warmup);
     }
-    if (traceGc) {
-      console.log(await gcCounts(variants, n));
-    } else {
-      await interleaved(variants, rounds, n);
-      console.log(
-        `${rounds} rounds of ${count(n)} calls per (flags, path), after ${warmup} warm-up`,
-      );
-      console.log(cpuReport(variants));
-      const idle = variants.map((v) => `\`${v.label}\` ${mb(v.idleRssKb / 1024)}`);
-      console.log(`\nRSS before any session: ${idle.join(', ')}`);
-      for (const v of variants) {
-        const line = (path: PathId) => v.rounds[path].cpuUs.map((us) => us.toFixed(0)).join(' ');
-        console.log(`${v.label}: shim ${line('shim')} | /mcp ${line('mcp')}`);
-      }
+    await interleaved(variants, rounds, n);
+    console.log(`${rounds} rounds of ${count(n)} calls per (flags, path), after ${warmup} warm-up`);
+    console.log(cpuReport(variants));
+    const idle = variants.map((v) => `\`${v.label}\` ${mb(v.idleRssKb / 1024)}`);
+    console.log(`\nRSS before any session: ${idle.join(', ')}`);
+    for (const v of variants) {
+      const line = (path: PathId) => v.rounds[path].cpuUs.map((us) => us.toFixed(0)).join(' ');
+      console.log(`${v.label}: shim ${line('shim')} | /mcp ${line('mcp')}`);
     }
+    if (traceGc) console.log(`\nUnder --trace-gc:\n${gcReport(variants, n)}`);
     console.log(`load at end: ${loadAverage().join(' ')}`);
   } finally {
     for (const variant of variants) {
