@@ -9,7 +9,6 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { DAEMON_NODE_FLAGS } from '../src/discovery/ensure-daemon.js';
 import { HOME_PREFIX, adopt, isAlive, spawnOwned, stopChild, waitGone } from './processes.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -36,10 +35,7 @@ export interface DaemonOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Run the daemon under `--cpu-prof`, writing the profile here when it stops. */
   readonly cpuProfDir?: string | undefined;
-  /**
-   * Node/V8 flags before the script; by default those a daemon started by `coffer start`
-   * or a shim gets (DAEMON_NODE_FLAGS), so the bench measures the daemon users run.
-   */
+  /** More node/V8 flags before the script (e.g. `--max-semi-space-size=32`). */
   readonly nodeArgs?: readonly string[];
   /** Receives the daemon's stdout (e.g. `--trace-gc` lines); ignored when absent. */
   readonly onStdout?: (chunk: string) => void;
@@ -67,12 +63,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<BenchDae
   const { home, env } = await newHome(options.env);
   const child = spawnOwned(
     process.execPath,
-    [
-      ...cpuProfArgs(options.cpuProfDir),
-      ...(options.nodeArgs ?? DAEMON_NODE_FLAGS),
-      cofferBin,
-      'daemon',
-    ],
+    [...cpuProfArgs(options.cpuProfDir), ...(options.nodeArgs ?? []), cofferBin, 'daemon'],
     {
       env,
       stdio: ['ignore', options.onStdout === undefined ? 'ignore' : 'pipe', 'pipe'],

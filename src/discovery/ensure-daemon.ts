@@ -36,16 +36,6 @@ export const DEFAULT_ENSURE_TIMEOUT_MS = 60_000;
 const LOCK_STALE_MS = 5_000;
 const POLL_MS = 50;
 
-/**
- * Node flags of a daemon that `coffer start` or a shim spawns. `--min-semi-space-size=16`
- * starts V8's young generation at its default ceiling (16 MB per semi-space on 64-bit)
- * instead of 1 MB: measured with bench/daemon-flags.ts (docs/PERFORMANCE.md, "V8 flags for
- * the daemon"), it cut the daemon's CPU per relayed call behind /mcp by 25–33 µs (8–10 %) in
- * four runs of five, for 5–13 MB more RSS; behind the shim it changed nothing measurable.
- * `coffer daemon` run in the foreground has no such flag: a process cannot set its own heap.
- */
-export const DAEMON_NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16'];
-
 /** Where a spawned daemon's stdout/stderr go (its structured log is logs/coffer.log). */
 export function daemonStdioLogPath(paths: CofferPaths): string {
   return join(paths.logsDir, 'daemon-stdio.log');
@@ -133,8 +123,7 @@ async function spawnDaemon(
   try {
     fchmodSync(fd, 0o600);
     offset = fstatSync(fd).size;
-    const script = options.binaryPath ?? defaultBinaryPath();
-    child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, script, 'daemon'], {
+    child = spawn(process.execPath, [options.binaryPath ?? defaultBinaryPath(), 'daemon'], {
       detached: true,
       stdio: ['ignore', fd, fd],
       env: { ...(options.env ?? process.env), COFFER_HOME: paths.home },
