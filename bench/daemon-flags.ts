@@ -13,8 +13,10 @@
  * under `--trace-gc` too, and also reports their scavenges and mark-compacts per 1,000 calls
  * in those same rounds (the tracing's printing costs CPU: compare CPU without it).
  */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cofferBin, startDaemon, type BenchDaemon } from './daemon.js';
+import { cofferBin, repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { count, mb, table } from './format.js';
 import { loadAverage } from './machine.js';
 import { cpuMicros, readStat, rssKb, statFields } from './proc-readings.js';
@@ -101,6 +103,17 @@ function countGcLines(chunk: string, gc: GcCount): void {
     }
     if (process.env['DAEMON_FLAGS_GC_ECHO'] === '1' && line.trim() !== '') console.error(line);
   }
+}
+
+/**
+ * bin/coffer.js runs the bundle only when it is as new as dist/src: after a bare `tsc` the
+ * daemons run the unbundled code, ~20 MB bigger and not what users run (`npm run build`).
+ */
+function bundled(): boolean {
+  const modified = (path: string) => statSync(join(repoRoot, path), { throwIfNoEntry: false });
+  const bundle = modified('dist/bundle/main.js');
+  const compiled = modified('dist/src/main.js');
+  return bundle !== undefined && (compiled === undefined || bundle.mtimeMs >= compiled.mtimeMs);
 }
 
 /** Field 10 of /proc/<pid>/stat. */
@@ -210,6 +223,8 @@ async function main(): Promise<void> {
   const warmup = Number(values.warmup);
   const traceGc = values['gc-count'];
   console.log(`load at start: ${loadAverage().join(' ')}`);
+  if (!bundled())
+    console.log('NOTE: dist/bundle is older than dist/src: the daemons run unbundled');
   const variants: Variant[] = [];
   // Ctrl-C: the daemons, shims and upstreams run in sessions of their own and would stay.
   process.once('SIGINT', () => void killLeftovers().finally(() => process.exit(130)));
