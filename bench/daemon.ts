@@ -35,6 +35,10 @@ export interface DaemonOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Run the daemon under `--cpu-prof`, writing the profile here when it stops. */
   readonly cpuProfDir?: string | undefined;
+  /** More node/V8 flags before the script (e.g. `--max-semi-space-size=32`). */
+  readonly nodeArgs?: readonly string[];
+  /** Receives the daemon's stdout (e.g. `--trace-gc` lines); ignored when absent. */
+  readonly onStdout?: (chunk: string) => void;
 }
 
 /** Node flags that write a CPU profile into `dir` when the process exits. */
@@ -59,12 +63,13 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<BenchDae
   const { home, env } = await newHome(options.env);
   const child = spawnOwned(
     process.execPath,
-    [...cpuProfArgs(options.cpuProfDir), cofferBin, 'daemon'],
+    [...cpuProfArgs(options.cpuProfDir), ...(options.nodeArgs ?? []), cofferBin, 'daemon'],
     {
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', options.onStdout === undefined ? 'ignore' : 'pipe', 'pipe'],
     },
   );
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => options.onStdout?.(chunk));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const info = await readDaemonFile(home, () => child.exitCode !== null).catch(
