@@ -11,14 +11,16 @@ export interface ModernMessage {
 
 /**
  * POSTs one 2026-07-28 request to the daemon with the standard headers a v2 client sends
- * (MCP-Protocol-Version, Mcp-Method, Mcp-Name from the field it mirrors), and returns the
- * JSON-RPC answer, read from a JSON body or from the first SSE event.
+ * (MCP-Protocol-Version, Mcp-Method, Mcp-Name from the field it mirrors) and `extra` ones
+ * on top, and returns the HTTP status and the JSON-RPC answer, read from a JSON body or
+ * from the first SSE event.
  */
-export async function postModern(
+export async function postModernRaw(
   daemon: RunningDaemon,
   message: ModernMessage,
   path = '/mcp',
-): Promise<unknown> {
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const field = mcpNameField(message.method);
   const named = field === undefined ? undefined : message.params?.[field];
   const response = await fetch(`${daemon.baseUrl}${path}`, {
@@ -30,9 +32,20 @@ export async function postModern(
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': message.method,
       ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
+      ...extra,
     },
     body: JSON.stringify(message),
   });
   const text = await response.text();
-  return JSON.parse(text.includes('data: ') ? /data: (.*)/.exec(text)![1]! : text) as unknown;
+  const json = text.includes('data: ') ? /data: (.*)/.exec(text)![1]! : text;
+  return { status: response.status, body: JSON.parse(json) as Record<string, unknown> };
+}
+
+/** postModernRaw's answer alone. */
+export async function postModern(
+  daemon: RunningDaemon,
+  message: ModernMessage,
+  path = '/mcp',
+): Promise<unknown> {
+  return (await postModernRaw(daemon, message, path)).body;
 }

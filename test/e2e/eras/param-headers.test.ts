@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import { postModernRaw } from '../../support/modern-post.js';
 import { transportV2 } from '../../support/v2-transport.js';
 
 const ENVELOPE = {
@@ -72,27 +73,10 @@ describe('Mcp-Param-* headers of 2026-07-28 clients', () => {
   );
 
   /** One raw 2026-07-28 tools/call POST with `extra` headers. */
-  async function rawCall(path: string, region: string, extra: Record<string, string>) {
-    const name = toolAt(path);
-    const response = await fetch(`${daemon.baseUrl}${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${daemon.token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': name,
-        ...extra,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name, arguments: { region }, _meta: ENVELOPE },
-      }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  function rawCall(path: string, region: string, extra: Record<string, string>) {
+    const params = { name: toolAt(path), arguments: { region }, _meta: ENVELOPE };
+    const message = { jsonrpc: '2.0', id: 7, method: 'tools/call', params } as const;
+    return postModernRaw(daemon, message, path, extra);
   }
 
   it.each(['/mcp', '/servers/fixture/mcp'])(

@@ -1,24 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry } from '../../../src/domain/ports.js';
+import { activityEntry } from './activity-entry.js';
 import { openTempStore, type TempStore } from './temp-store.js';
 
 function entry(overrides: Partial<ActivityEntry> = {}): ActivityEntry {
-  return {
-    at: '2026-01-01T00:00:00.000Z',
+  return activityEntry({
     trace_id: '0af7651916cd43dd8448eb211c80319c',
-    session_id: 'session-1',
-    client_name: 'claude-code',
-    client_version: '1.0.0',
-    server: 'files',
-    capability_type: 'tool',
-    capability_key: 'read',
-    action: 'tools/call',
-    duration_ms: 12,
-    outcome: 'ok',
-    error_code: null,
     guard: 'credential_flagged,redacted',
     ...overrides,
-  };
+  });
 }
 
 /** Rows of every shape the daemon writes: a call, a refused call, an admin action. */

@@ -1,28 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../src/domain/ports.js';
 import { MAX_ACTIVITY_PAGE } from '../../../src/store/activity-repository.js';
+import { activityEntry } from './activity-entry.js';
 import { openTempStore, type TempStore } from './temp-store.js';
 
 const MINUTE = 60_000;
 
-function entry(overrides: Partial<ActivityEntry> = {}): ActivityEntry {
-  return {
-    at: '2026-01-01T00:00:00.000Z',
-    trace_id: 'trace-1',
-    session_id: 'session-1',
-    client_name: 'claude-code',
-    client_version: '1.0.0',
-    server: 'files',
-    capability_type: 'tool',
-    capability_key: 'read',
-    action: 'tools/call',
-    duration_ms: 12,
-    outcome: 'ok',
-    error_code: null,
-    guard: null,
-    ...overrides,
-  };
-}
+const entry = activityEntry;
 
 describe('SqliteActivityRepository', () => {
   let t: TempStore;
