@@ -53,6 +53,3 @@ export const MCP_NAME_FIELD: Readonly<Record<string, string>> = {
 export function mcpNameField(method: string): string | undefined {
   return Object.hasOwn(MCP_NAME_FIELD, method) ? MCP_NAME_FIELD[method] : undefined;
 }
-
-// How a header value travels is the header rules' (src/domain/param-header-rules.ts).
-export { decodeHeaderValue, encodeHeaderValue } from './param-header-rules.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { decodeHeaderValue, mcpNameField } from '../domain/mcp-envelope.js';
+import { mcpNameField } from '../domain/mcp-envelope.js';
+import { decodeHeaderValue } from '../domain/param-header-rules.js';
 import { isObject } from './protocol-eras.js';
 
 /** The Streamable HTTP headers a 2026-07-28 request mirrors its body in. */

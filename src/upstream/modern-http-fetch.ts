@@ -20,7 +20,8 @@
  * One per transport: the open requests it can cancel are that connection's.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { encodeHeaderValue, mcpNameField, META } from '../domain/mcp-envelope.js';
+import { mcpNameField, META } from '../domain/mcp-envelope.js';
+import { encodeHeaderValue } from '../domain/param-header-rules.js';
 import {
   asJsonRpcMessage,
   isNotification,

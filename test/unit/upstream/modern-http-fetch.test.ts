@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHeaderValue as headerValue } from '../../../src/domain/mcp-envelope.js';
+import { encodeHeaderValue as headerValue } from '../../../src/domain/param-header-rules.js';
 import { modernHttpFetch } from '../../../src/upstream/modern-http-fetch.js';
 
 const envelope = {
