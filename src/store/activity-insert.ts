@@ -11,16 +11,15 @@ const INSERT = `insert into "activity" ("at", "trace_id", "session_id", "client_
   "client_version", "server", "capability_type", "capability_key", "action", "duration_ms",
   "outcome", "error_code", "guard") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-type InsertBatch = (entries: readonly ActivityEntry[]) => void;
-
-const prepared = new WeakMap<BetterSqlite3.Database, InsertBatch>();
+/** Appends a batch in one transaction (all or nothing). */
+export type InsertBatch = (entries: readonly ActivityEntry[]) => void;
 
 /**
- * Field by field, as kysely's insert was: an entry object may carry more than the log
- * keeps (an id, say), and only these columns are ever bound. Optional columns absent
- * from the entry are NULL, as kysely wrote them.
+ * The connection's prepared insert. Field by field, as kysely's insert was: an entry object
+ * may carry more than the log keeps (an id, say), and only these columns are ever bound.
+ * Optional columns absent from the entry are NULL, as kysely wrote them.
  */
-function insertBatch(connection: BetterSqlite3.Database): InsertBatch {
+export function prepareActivityInsert(connection: BetterSqlite3.Database): InsertBatch {
   const statement = connection.prepare(INSERT);
   // better-sqlite3's transaction: BEGIN, the rows, COMMIT; ROLLBACK if one throws.
   return connection.transaction((entries: readonly ActivityEntry[]) => {
@@ -42,17 +41,4 @@ function insertBatch(connection: BetterSqlite3.Database): InsertBatch {
       );
     }
   });
-}
-
-/** Appends `entries` in one transaction (all or nothing), with the connection's statement. */
-export function insertActivity(
-  connection: BetterSqlite3.Database,
-  entries: readonly ActivityEntry[],
-): void {
-  let insert = prepared.get(connection);
-  if (insert === undefined) {
-    insert = insertBatch(connection);
-    prepared.set(connection, insert);
-  }
-  insert(entries);
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ActivityEntry, ActivityQuery, ActivityRepository, Clock } from '../domain/ports.js';
-import { insertActivity } from './activity-insert.js';
+import { prepareActivityInsert, type InsertBatch } from './activity-insert.js';
 import type { Store } from './database.js';
 import type { ActivityRow, Database } from './schema.js';
 import { guarded } from './sqlite-errors.js';
@@ -46,6 +46,8 @@ function toEntry(row: ActivityRow): ActivityEntry & { id: number } {
  */
 export class SqliteActivityRepository implements ActivityRepository {
   private readonly db: Kysely<Database>;
+  /** Prepared on the first append, on the store's one connection. */
+  private insert: InsertBatch | undefined;
 
   constructor(
     private readonly store: Pick<Store, 'db' | 'withConnection'>,
@@ -61,7 +63,10 @@ export class SqliteActivityRepository implements ActivityRepository {
   append(entries: readonly ActivityEntry[]): Promise<void> {
     if (entries.length === 0) return Promise.resolve();
     return guarded({}, () =>
-      this.store.withConnection((connection) => insertActivity(connection, entries)),
+      this.store.withConnection((connection) => {
+        this.insert ??= prepareActivityInsert(connection);
+        this.insert(entries);
+      }),
     );
   }
 
