@@ -46,7 +46,7 @@ export function guardedSecretsOf(
     known: async () => {
       const definitions = await servers();
       const found = await secretsNamed(store, definitions);
-      return merged([...found, ...(await tokensOf(oauth, definitions))]);
+      return merged([...found, ...(await oauthSecretsOf(oauth, definitions))]);
     },
   };
 }
@@ -64,7 +64,7 @@ async function secretsNamed(
 }
 
 /** Stdio servers never sign in, so their slots are not read. */
-async function tokensOf(
+async function oauthSecretsOf(
   oauth: Pick<OAuthCredentialStore, 'load'>,
   definitions: readonly Definition[],
 ): Promise<Found[]> {

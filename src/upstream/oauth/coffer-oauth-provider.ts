@@ -75,6 +75,8 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    // Built apart from the return: SDK v1's type lacks `application_type`, and a variable
+    // is not checked for excess properties the way a returned literal is.
     const metadata = {
       client_name: this.options.clientName ?? 'Coffer',
       redirect_uris: [...this.options.redirectUris],
