@@ -18,6 +18,7 @@ function record(name: string, fields: Partial<ServerRecord> = {}): ServerRecord 
     secret_headers: [],
     enabled: true,
     auto_enable_new_capabilities: true,
+    shared: false,
     id: 7,
     created_at: 't',
     updated_at: 't',
