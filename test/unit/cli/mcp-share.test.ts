@@ -83,6 +83,10 @@ describe('coffer mcp share / unshare', () => {
     expect(run.stdout).toBe(
       'Server "fetch" is now shared by all agents: it cannot ask agents for sampling, elicitation or roots\n',
     );
+    // A name that cannot exist is refused before the daemon is asked.
+    const bad = await cli(['mcp', 'share', 'Bad Name']);
+    expect(bad.code).toBe(2);
+    expect(bad.sent).toEqual([]);
   });
 
   it('unshare PATCHes shared: false', async () => {
@@ -91,12 +95,6 @@ describe('coffer mcp share / unshare', () => {
       { method: 'patch', path: '/servers/fetch', body: { shared: false } },
     ]);
     expect(run.stdout).toBe('Server "fetch" now gives each agent session its own connection\n');
-  });
-
-  it('refuses a bad name before reaching the daemon', async () => {
-    const run = await cli(['mcp', 'share', 'Bad Name']);
-    expect(run.code).toBe(2);
-    expect(run.sent).toEqual([]);
   });
 });
 
