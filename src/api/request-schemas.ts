@@ -29,6 +29,7 @@ export const patchServerSchema = z
     secret_headers: shape.secret_headers.unwrap().optional(),
     enabled: shape.enabled.unwrap().optional(),
     auto_enable_new_capabilities: shape.auto_enable_new_capabilities.unwrap().optional(),
+    shared: shape.shared.unwrap().optional(),
   })
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, { message: 'the patch changes nothing' });

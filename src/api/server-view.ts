@@ -20,6 +20,8 @@ export interface ServerView {
   readonly secret_headers: readonly string[];
   readonly enabled: boolean;
   readonly auto_enable_new_capabilities: boolean;
+  /** One upstream connection for every agent session (opt-in; see docs/ARCHITECTURE.md). */
+  readonly shared: boolean;
   readonly created_at: string;
   readonly updated_at: string;
   readonly status: ServerStatus;
@@ -46,6 +48,7 @@ export function toServerView(
     secret_headers: record.secret_headers,
     enabled: record.enabled,
     auto_enable_new_capabilities: record.auto_enable_new_capabilities,
+    shared: record.shared,
     created_at: record.created_at,
     updated_at: record.updated_at,
     status: catalog.status(record.name),

@@ -86,6 +86,7 @@ export const DEFINITION_FIELDS = [
   'secret_headers',
   'enabled',
   'auto_enable_new_capabilities',
+  'shared',
 ] as const satisfies readonly (keyof ServerDefinition)[];
 
 /** Key order of env and headers maps is not a change. */

@@ -41,6 +41,7 @@ export const serverDefinitionSchema = z
     secret_headers: z.array(z.string().regex(HEADER_NAME)).default([]),
     enabled: z.boolean().default(true),
     auto_enable_new_capabilities: z.boolean().default(true),
+    shared: z.boolean().default(false),
   })
   .strict()
   .superRefine((def, ctx) => {

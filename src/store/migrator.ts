@@ -11,6 +11,7 @@ import { initial } from './migrations/0001-initial.js';
 import { toolPolicies } from './migrations/0002-tool-policies.js';
 import { toolPins } from './migrations/0003-tool-pins.js';
 import { activityGuard } from './migrations/0004-activity-guard.js';
+import { serverShared } from './migrations/0005-server-shared.js';
 
 /**
  * Migrations are listed here, not found by globbing a directory: the same code runs
@@ -22,6 +23,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   '0002-tool-policies': toolPolicies,
   '0003-tool-pins': toolPins,
   '0004-activity-guard': activityGuard,
+  '0005-server-shared': serverShared,
 };
 
 const provider: MigrationProvider = {

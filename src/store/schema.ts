@@ -35,6 +35,8 @@ export interface McpServersTable {
   secret_headers: Defaulted<string>;
   enabled: Defaulted<number>;
   auto_enable_new_capabilities: Defaulted<number>;
+  /** One upstream connection for every session, even a 2025 one (migration 0005). */
+  shared: Defaulted<number>;
   created_at: string;
   updated_at: string;
 }

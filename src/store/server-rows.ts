@@ -46,6 +46,7 @@ export function rowToDefinition(row: ServerRow): ServerDefinition {
     secret_headers: parseJson(stringList, row.secret_headers, 'secret_headers', name),
     enabled: row.enabled === 1,
     auto_enable_new_capabilities: row.auto_enable_new_capabilities === 1,
+    shared: row.shared === 1,
   };
 }
 
@@ -74,6 +75,7 @@ export function definitionColumns(
     secret_headers: JSON.stringify(definition.secret_headers),
     enabled: definition.enabled ? 1 : 0,
     auto_enable_new_capabilities: definition.auto_enable_new_capabilities ? 1 : 0,
+    shared: definition.shared ? 1 : 0,
   };
 }
 

@@ -4,6 +4,7 @@ import { describeTarget, type ServerView } from '../render/server-table.js';
 import { readAddSecrets, type AddSecretFlags } from './mcp-add-secrets.js';
 import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
 import { readOAuthClient, type OAuthClientFlags } from './mcp-oauth-client.js';
+import { SHARED_TRADE_OFF } from './mcp-share.js';
 
 interface AddFlags extends AddSecretFlags, OAuthClientFlags {
   env: string[];
@@ -11,6 +12,7 @@ interface AddFlags extends AddSecretFlags, OAuthClientFlags {
   cwd?: string;
   url?: string;
   transport?: string;
+  shared?: boolean;
 }
 
 /** `coffer mcp add <name> -- <command> [args…]` or `coffer mcp add <name> --url <url>`. */
@@ -32,6 +34,7 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
     .option('--header <"Name: value">', 'HTTP header for a remote server (repeatable)', collect, [])
     .option('--secret-env <NAME>', 'env var whose value goes to the keychain', collect, [])
     .option('--secret-header <Name>', 'header whose value goes to the keychain', collect, [])
+    .option('--shared', `one connection for all agents (${SHARED_TRADE_OFF})`)
     .option('--from-stdin', 'read secret values from stdin (one line each), not a prompt')
     .option('--oauth-client-id <id>', 'a pre-registered OAuth client id (servers without DCR)')
     .option('--oauth-client-secret', "prompt for that client's secret (kept in the keychain)")
@@ -48,6 +51,7 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
         ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
         ...(flags.url === undefined ? {} : { url: flags.url }),
         ...(flags.transport === undefined ? {} : { transport: flags.transport }),
+        ...(flags.shared === true ? { shared: true } : {}),
       };
       const definition = buildDefinition(name, command, options);
       const secrets = await readAddSecrets(context, definition, flags);
@@ -56,8 +60,9 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
       const { server } = await api.post<{ server: ServerView }>('/servers', secrets.definition);
       await secrets.store(api);
       await oauth?.store(api, server.name);
+      const shared = server.shared ? ', shared by all agents' : '';
       context.stdout.write(
-        `Added server "${server.name}" (${server.transport}: ${describeTarget(server)})\n`,
+        `Added server "${server.name}" (${server.transport}: ${describeTarget(server)}${shared})\n`,
       );
     });
 }

@@ -6,6 +6,7 @@ import { registerMcpList } from './mcp-list.js';
 import { registerMcpLogin } from './mcp-login.js';
 import { registerMcpPolicy } from './mcp-policy.js';
 import { registerMcpReview } from './mcp-review.js';
+import { registerMcpShare } from './mcp-share.js';
 import { registerMcpToggle } from './mcp-toggle.js';
 
 /**
@@ -20,6 +21,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
   registerMcpAdd(mcp, context);
   registerMcpList(mcp, context);
   registerMcpToggle(mcp, context);
+  registerMcpShare(mcp, context);
   registerMcpPolicy(mcp, context);
   registerMcpReview(mcp, context);
   registerMcpInspect(mcp, context);

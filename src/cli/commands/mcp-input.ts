@@ -19,6 +19,8 @@ export interface AddOptions {
   readonly cwd?: string;
   readonly url?: string;
   readonly transport?: string;
+  /** `--shared`: one upstream connection for every agent session. */
+  readonly shared?: boolean;
 }
 
 const ADD_USAGE =
@@ -147,8 +149,12 @@ export function buildDefinition(
   checkName(name);
   if (options.url !== undefined && command.length > 0)
     throw invalid('Give either --url or a command, not both');
-  const input =
-    options.url !== undefined ? remoteInput(name, options) : localInput(name, command, options);
+  const input: ServerDefinitionInput = {
+    ...(options.url !== undefined
+      ? remoteInput(name, options)
+      : localInput(name, command, options)),
+    ...(options.shared === true ? { shared: true } : {}),
+  };
   const parsed = serverDefinitionSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -69,7 +69,7 @@ export function renderServerTable(servers: readonly ServerView[], colors: Colors
   for (const server of servers) {
     table.push([
       server.name,
-      server.transport,
+      server.shared ? `${server.transport} (shared)` : server.transport,
       server.enabled ? 'yes' : colors.dim('no'),
       stateCell(server.status.state, colors),
       toolsCell(server, colors),
@@ -102,6 +102,7 @@ export function renderServerDetails(server: ServerView, colors: Colors): string 
   rows.push(
     ['enabled', server.enabled ? 'yes' : 'no'],
     ['auto-enable', server.auto_enable_new_capabilities ? 'new capabilities on' : 'off'],
+    ['shared', server.shared ? 'yes, one connection for all agents' : 'no'],
     ['state', stateCell(server.status.state, colors)],
   );
   const version = server.status.protocol_version;

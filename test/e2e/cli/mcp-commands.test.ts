@@ -125,7 +125,15 @@ describe('coffer mcp', () => {
     expect(out).toMatch(/^url:\s+http:\/\/127\.0\.0\.1:9\/mcp$/m);
     expect(out).toMatch(/^header:\s+X-Team: blue$/m);
     const json = JSON.parse(await ok('mcp', 'show', 'fake', '--json')) as { server: ServerJson };
-    expect(json.server).toMatchObject({ name: 'fake', cwd: '/tmp' });
+    expect(json.server).toMatchObject({ name: 'fake', cwd: '/tmp', shared: false });
+  });
+
+  it('share and unshare switch one connection for all agents on and off', async () => {
+    expect(await ok('mcp', 'share', 'remote')).toMatch(/^Server "remote" is now shared by all/);
+    expect(await ok('mcp', 'show', 'remote')).toMatch(/^shared:\s+yes, one connection/m);
+    expect(await ok('mcp', 'list')).toMatch(/remote\s*│\s*http \(shared\)\s*│/);
+    await ok('mcp', 'unshare', 'remote');
+    expect(await ok('mcp', 'show', 'remote')).toMatch(/^shared:\s+no$/m);
   });
 
   it('test connects afresh and reports counts', async () => {

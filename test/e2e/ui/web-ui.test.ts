@@ -229,6 +229,22 @@ describe('web UI in Chromium', () => {
     expect(await page.content()).not.toContain(secret);
   });
 
+  it('shares a server from its edit form, the trade-off said beside the switch', async () => {
+    await page.goto(`${daemon.baseUrl}/#/servers/fixture/edit`);
+    await heading('Edit fixture').waitFor();
+    const shared = page.getByRole('checkbox', { name: 'Shared by all agents' });
+    expect(await shared.isChecked()).toBe(false);
+    expect(await page.locator('#shared-hint').textContent()).toContain(
+      'cannot ask agents for sampling, elicitation or roots',
+    );
+    await shared.check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading(/^fixture/).waitFor();
+    await page.locator('.lede .tag', { hasText: 'Shared by all agents' }).waitFor();
+    const stored = await daemon.api('GET', '/servers/fixture');
+    expect(stored.body.server).toMatchObject({ shared: true });
+  });
+
   it('stays usable at a narrow width', async () => {
     await page.setViewportSize({ width: 390, height: 780 });
     await page.goto(`${daemon.baseUrl}/#/servers`);

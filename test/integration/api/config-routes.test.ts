@@ -98,3 +98,26 @@ describe('importing approval policies', () => {
     expect(file.servers['files']?.policies).toEqual(own);
   });
 });
+
+describe('importing and exporting shared', () => {
+  it('applies shared as a definition change, exports it, and a second import changes nothing', async () => {
+    await importFile(fileWith({}));
+    api.catalog.forgotten.length = 0;
+    const plan = await importFile(fileWith({ shared: true }));
+    expect(plan['changes']).toEqual([
+      expect.objectContaining({ server: 'files', action: 'update', fields: ['shared'] }),
+    ]);
+    // What was connected under the old setting is closed: new connections follow it.
+    expect(api.catalog.forgotten).toEqual(['files']);
+    const { server } = (await (await api.request('GET', '/servers/files')).json()) as {
+      server: { shared: boolean };
+    };
+    expect(server.shared).toBe(true);
+    const exported = (await (await api.request('GET', '/config')).json()) as {
+      servers: Record<string, { shared?: boolean }>;
+    };
+    expect(exported.servers['files']?.shared).toBe(true);
+    const again = await importFile(exported);
+    expect(again['changes']).toEqual([expect.objectContaining({ action: 'unchanged' })]);
+  });
+});

@@ -60,4 +60,15 @@ describe('GET /api/v1/openapi.json', () => {
       required: ['type', 'keys', 'enabled'],
     });
   });
+
+  it('describes shared on create (default false) and on PATCH', () => {
+    const properties = (path: string, method: string) =>
+      (
+        document.paths[path]?.[method]?.requestBody?.content['application/json']?.schema as {
+          properties: Record<string, unknown>;
+        }
+      ).properties;
+    expect(properties('/servers', 'post')['shared']).toEqual({ type: 'boolean', default: false });
+    expect(properties('/servers/{name}', 'patch')['shared']).toEqual({ type: 'boolean' });
+  });
 });

@@ -52,12 +52,23 @@ describe('POST /servers', () => {
       ...stdioServer,
       enabled: true,
       auto_enable_new_capabilities: true,
+      shared: false,
       headers: {},
       secret_env: [],
     });
     expect(server['id']).toEqual(expect.any(Number));
     expect(server).not.toHaveProperty('url');
     expect(api.services.notifier.events).toEqual(['servers']);
+  });
+
+  it('creates a server shared by all agents when asked (shared: true)', async () => {
+    const response = await api.request('POST', '/servers', { ...stdioServer, shared: true });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ server: { name: 'files', shared: true } });
+    const listed = (await (await api.request('GET', '/servers')).json()) as {
+      servers: Record<string, unknown>[];
+    };
+    expect(listed.servers[0]).toMatchObject({ shared: true });
   });
 
   it('creates an http server', async () => {
@@ -199,6 +210,23 @@ describe('PATCH /servers/:name', () => {
     expect(server).toMatchObject({ transport: 'stdio', command: 'node', enabled: true });
     expect(api.catalog.forgotten).toEqual([]);
     expect(api.services.notifier.events).toEqual([]);
+  });
+
+  it('shares and unshares a server: GET shows it, old connections close each time', async () => {
+    const shared = await api.request('PATCH', '/servers/files', { shared: true });
+    expect(shared.status).toBe(200);
+    expect(await shared.json()).toMatchObject({ server: { shared: true, command: 'node' } });
+    const { server } = (await (await api.request('GET', '/servers/files')).json()) as {
+      server: Record<string, unknown>;
+    };
+    expect(server).toMatchObject({ shared: true, enabled: true });
+    expect(api.catalog.forgotten).toEqual(['files']);
+    const unshared = await api.request('PATCH', '/servers/files', { shared: false });
+    expect(await unshared.json()).toMatchObject({ server: { shared: false } });
+    expect(api.catalog.forgotten).toEqual(['files', 'files']);
+    const wrong = await api.request('PATCH', '/servers/files', { shared: 'yes' });
+    expect(wrong.status).toBe(400);
+    expect((await errorOf(wrong)).message).toMatch(/^shared: /);
   });
 
   it('answers 404 for an unknown server', async () => {

@@ -27,6 +27,7 @@ export function remoteDefinition(name: string, url: string): ServerDefinition {
     secret_headers: [],
     enabled: true,
     auto_enable_new_capabilities: true,
+    shared: false,
   };
 }
 

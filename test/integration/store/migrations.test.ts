@@ -66,6 +66,26 @@ describe('migrations', () => {
     expect((await migrateToLatest(db)).executed).toEqual([]);
   });
 
+  it('0005 adds shared to servers registered before it, false (0) for each', async () => {
+    const store = await open(false);
+    const db = store.db as Kysely<unknown>;
+    await migrateToLatest(db);
+    expect((await migrateDown(db, 1)).executed).toEqual(['0005-server-shared']);
+    await sql`insert into mcp_servers (name, transport, command, created_at, updated_at)
+      values ('old', 'stdio', 'npx', 't', 't')`.execute(db);
+    expect((await migrateToLatest(db)).executed).toEqual(['0005-server-shared']);
+    const rows = await sql<{ name: string; shared: number }>`
+      select name, shared from mcp_servers`.execute(db);
+    expect(rows.rows).toEqual([{ name: 'old', shared: 0 }]);
+    // A row written without the column gets the default; only 0 and 1 are stored.
+    await sql`insert into mcp_servers (name, transport, command, created_at, updated_at)
+      values ('new', 'stdio', 'npx', 't', 't')`.execute(db);
+    const fresh = await sql<{ shared: number }>`
+      select shared from mcp_servers where name = 'new'`.execute(db);
+    expect(fresh.rows).toEqual([{ shared: 0 }]);
+    await expect(sql`update mcp_servers set shared = 2`.execute(db)).rejects.toThrow(/CHECK/);
+  });
+
   it('migrates to latest when opened, and again is a no-op', async () => {
     const first = await open();
     expect(await tableNames(first.db as Kysely<unknown>)).toEqual(

@@ -37,6 +37,7 @@ describe('SqliteServerRepository', () => {
       secret_headers: [],
       enabled: true,
       auto_enable_new_capabilities: true,
+      shared: false,
       created_at: '2026-01-01T00:00:00.000Z',
       updated_at: '2026-01-01T00:00:00.000Z',
     });
@@ -62,6 +63,19 @@ describe('SqliteServerRepository', () => {
     expect(await t.repos.servers.get('remote')).toEqual(created);
     expect(created).toMatchObject({ enabled: false, auto_enable_new_capabilities: false });
     expect('command' in created).toBe(false);
+  });
+
+  it('keeps shared (opt-in) through create, update and read back', async () => {
+    const created = await t.repos.servers.create(definition({ name: 'fetch', shared: true }));
+    expect(created.shared).toBe(true);
+    expect(await t.repos.servers.get('fetch')).toEqual(created);
+    const unshared = await t.repos.servers.update('fetch', { shared: false });
+    expect(unshared.shared).toBe(false);
+    expect((await t.repos.servers.get('fetch'))?.shared).toBe(false);
+    await t.repos.servers.update('fetch', { shared: true });
+    expect((await t.repos.servers.list()).map((s) => [s.name, s.shared])).toEqual([
+      ['fetch', true],
+    ]);
   });
 
   it('lists servers by name and answers undefined for an unknown one', async () => {

@@ -20,6 +20,7 @@ function record(name: string, fields: Partial<ServerRecord> = {}): ServerRecord 
     secret_headers: [],
     enabled: true,
     auto_enable_new_capabilities: true,
+    shared: false,
     id: 1,
     created_at: '',
     updated_at: '',

@@ -18,6 +18,7 @@ function record(name: string, fields: Partial<ServerRecord> = {}): ServerRecord 
     secret_headers: [],
     enabled: true,
     auto_enable_new_capabilities: true,
+    shared: false,
     id: 7,
     created_at: 't',
     updated_at: 't',
@@ -64,6 +65,7 @@ describe('the config file', () => {
           secret_headers: [],
           enabled: true,
           auto_enable_new_capabilities: true,
+          shared: false,
           capabilities: { tool: { write_file: false } },
           policies: { destructive: 'deny', tools: { cat: 'allow', rm: 'ask' } },
         },
@@ -115,6 +117,35 @@ describe('the config file', () => {
     expect(parsed.definitions).toEqual([
       expect.objectContaining({ name: 'files', command: 'npx' }),
     ]);
+  });
+
+  it('round-trips shared: written like every definition field, read back, planned as a field', () => {
+    const file = exportConfig([record('fetch', { shared: true })], new Map(), new Map());
+    expect(file.servers['fetch']).toMatchObject({ shared: true });
+    const parsed = parseConfigFile(JSON.parse(JSON.stringify(file)));
+    expect(parsed.definitions).toEqual([expect.objectContaining({ name: 'fetch', shared: true })]);
+    const plan = (current: ServerRecord) =>
+      planConfigImport({
+        ...parsed,
+        current: [current],
+        preferences: new Map(),
+        currentPolicies: new Map(),
+        secrets: [],
+      }).changes[0];
+    expect(plan(record('fetch'))).toMatchObject({ action: 'update', fields: ['shared'] });
+    expect(plan(record('fetch', { shared: true }))).toMatchObject({ action: 'unchanged' });
+    // A file without the field (written before it existed) means the default: not shared.
+    const old = parseConfigFile({
+      coffer_config: 1,
+      servers: { x: { transport: 'stdio', command: 'y' } },
+    });
+    expect(old.definitions[0]?.shared).toBe(false);
+    expect(
+      problemOf({
+        coffer_config: 1,
+        servers: { x: { transport: 'stdio', command: 'y', shared: 'yes' } },
+      }).path,
+    ).toBe('servers.x.shared');
   });
 
   it('names the bad field and says what is wrong', () => {

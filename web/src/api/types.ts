@@ -37,6 +37,8 @@ export interface Server {
   readonly secret_headers: readonly string[];
   readonly enabled: boolean;
   readonly auto_enable_new_capabilities: boolean;
+  /** One upstream connection for every agent session (opt-in). */
+  readonly shared: boolean;
   readonly status: ServerStatus;
   /** Tools held back because their definition changed since allowed (the Changed tools section). */
   readonly held_tools?: number;

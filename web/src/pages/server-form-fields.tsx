@@ -1,7 +1,7 @@
 import { Field, TransportChoice } from '../components/form-controls.js';
 import { PairsEditor } from '../components/pairs-editor.js';
 import type { FieldErrors } from './server-form-page.js';
-import type { FormState } from './server-form-model.js';
+import { SHARED_HINT, type FormState } from './server-form-model.js';
 
 /** The fields of the add/edit form; what is shown follows the transport. */
 export function ServerFormFields(props: {
@@ -161,6 +161,19 @@ export function ServerFormFields(props: {
           />
           Enable new tools, prompts and resources as they appear
         </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="shared"
+            checked={form.shared}
+            aria-describedby="shared-hint"
+            onChange={(e) => set({ shared: e.target.checked })}
+          />
+          Shared by all agents
+        </label>
+        <p id="shared-hint" className="field-hint">
+          {SHARED_HINT}
+        </p>
       </div>
     </>
   );

@@ -14,7 +14,12 @@ export interface FormState {
   readonly secrets: Pair[];
   readonly enabled: boolean;
   readonly autoEnable: boolean;
+  readonly shared: boolean;
 }
+
+/** The trade-off of sharing, in one line (docs/ARCHITECTURE.md, "ADR-005 amended again"). */
+export const SHARED_HINT =
+  'One connection for every agent: good for stateless tools (fetch, search, docs). It cannot ask agents for sampling, elicitation or roots, and its subscriptions and log level are shared.';
 
 export const emptyForm: FormState = {
   name: '',
@@ -28,6 +33,7 @@ export const emptyForm: FormState = {
   secrets: [],
   enabled: true,
   autoEnable: true,
+  shared: false,
 };
 
 export const secretKind = (transport: Transport): 'env' | 'header' =>
@@ -48,6 +54,7 @@ export function formFromServer(server: Server, stored: readonly SecretRow[]): Fo
     secrets: names.map((name) => ({ name, value: '', stored: have.has(name) })),
     enabled: server.enabled,
     autoEnable: server.auto_enable_new_capabilities,
+    shared: server.shared,
   };
 }
 
@@ -80,6 +87,7 @@ export function definitionOf(form: FormState, editing: boolean): Record<string, 
     secret_env: stdio ? secretNames : [],
     secret_headers: stdio ? [] : secretNames,
     auto_enable_new_capabilities: form.autoEnable,
+    shared: form.shared,
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }

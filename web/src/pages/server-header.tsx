@@ -5,6 +5,7 @@ import { StateBadge } from '../components/state-badge.js';
 import { Switch } from '../components/switch.js';
 import { formatCounts, target, timeOf } from '../format.js';
 import { href } from '../router.js';
+import { SHARED_HINT } from './server-form-model.js';
 
 /** Name, state, what it runs, its counts, the enabled switch and the last error. */
 export function ServerHeader(props: {
@@ -24,7 +25,15 @@ export function ServerHeader(props: {
             {server.name} <StateBadge state={status.state} enabled={server.enabled} />
           </h1>
           <p className="lede">
-            <span className="transport">{server.transport}</span> <code>{target(server)}</code>
+            <span className="transport">{server.transport}</span>{' '}
+            {server.shared && (
+              <>
+                <span className="tag" title={SHARED_HINT}>
+                  Shared by all agents
+                </span>{' '}
+              </>
+            )}
+            <code>{target(server)}</code>
           </p>
           <p className="muted">{formatCounts(status.counts)}</p>
         </div>
