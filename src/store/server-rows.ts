@@ -24,7 +24,7 @@ function parseJson<T>(schema: z.ZodType<T>, text: string, column: string, server
     'STORE_FAILURE',
     `The stored ${column} of server "${server}" is unreadable`,
     {
-      hint: `fix it with \`coffer mcp edit ${server}\` or remove and add the server again`,
+      hint: `remove it with \`coffer mcp remove ${server}\` and add it again`,
       data: { server, column },
     },
   );

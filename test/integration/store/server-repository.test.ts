@@ -179,6 +179,10 @@ describe('SqliteServerRepository', () => {
     await expect(t.repos.servers.get('files')).rejects.toMatchObject({
       code: 'STORE_FAILURE',
       message: 'The stored args of server "files" is unreadable',
+      hint: 'remove it with `coffer mcp remove files` and add it again',
     });
+    // The hint's way out works on the unreadable row.
+    await t.repos.servers.remove('files');
+    await expect(t.repos.servers.get('files')).resolves.toBeUndefined();
   });
 });
