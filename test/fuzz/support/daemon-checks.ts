@@ -61,6 +61,7 @@ export async function expectNoPrototypePollution(daemon: RunningDaemon): Promise
     secret_headers: [],
     enabled: true,
     auto_enable_new_capabilities: true,
+    shared: false,
   });
   expect(created.body.server).not.toHaveProperty('polluted');
   const removed = await daemon.api('DELETE', `/servers/${name}`);

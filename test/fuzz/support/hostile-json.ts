@@ -25,6 +25,7 @@ const KEYS = [
   'hasOwnProperty',
   'valueOf',
   'enabled',
+  'shared',
   'args',
   'env',
   'headers',

@@ -59,6 +59,7 @@ const definitionFields = {
   secret_headers: either(stringList.map((items) => `[${items.join(',')}]`)),
   enabled: either(fc.constantFrom('true', 'false')),
   auto_enable_new_capabilities: either(fc.constantFrom('true', 'false')),
+  shared: either(fc.constantFrom('true', 'false')),
 };
 
 /** `{"a":…,"b":…}` from optional members, some of them repeated. */
