@@ -51,8 +51,9 @@ export interface ProcessTracker {
  * Spawns or dials upstreams: the SDK's HTTP client transports (with their OAuth) or
  * Coffer's stdio process transport, under Coffer's own JSON-RPC session. Each upstream's
  * era is negotiated on first use and remembered: a 2025 (legacy) upstream gets a
- * connection per session as before; a 2026-07-28 (modern) one is shared by every
- * session through leases (src/upstream/shared-upstreams.ts).
+ * connection per session as before, unless its user marked it `shared`; a 2026-07-28
+ * (modern) one, and a shared one of either era, serves every session through leases
+ * (src/upstream/shared-upstreams.ts).
  */
 export class SdkUpstreamConnector implements UpstreamConnector {
   private readonly eras = new EraMemory();
@@ -68,10 +69,12 @@ export class SdkUpstreamConnector implements UpstreamConnector {
   ): Promise<UpstreamConnection> {
     const key = definitionKey(definition);
     const era = this.eras.get(definition);
-    if (era === 'modern') {
+    if (era === 'modern' || definition.shared) {
       try {
         return await this.shared.leaseOrOpen(key, context, (peer) =>
-          this.openModern(definition, context, peer),
+          definition.shared
+            ? this.openShared(definition, context, peer)
+            : this.openModern(definition, context, peer),
         );
       } catch (error) {
         if (!(error instanceof NoLongerModern)) throw error;
@@ -106,6 +109,27 @@ export class SdkUpstreamConnector implements UpstreamConnector {
     if (connection.era === 'modern') return connection;
     await connection.close();
     throw new NoLongerModern();
+  }
+
+  /**
+   * A server the user marked `shared`: one connection for every session, whatever its
+   * era. It is told of no client capabilities, so a 2025 server never asks one agent a
+   * question (sampling, elicitation, roots) that Coffer could not attribute to it.
+   */
+  private async openShared(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+    peer: UpstreamPeer,
+  ): Promise<JsonRpcUpstreamConnection> {
+    const legacy = this.eras.get(definition) === 'legacy' || definition.transport === 'sse';
+    const connection = await this.openOrRetry(
+      definition,
+      { ...context, clientCapabilities: {} },
+      peer,
+      legacy ? 'legacy-first' : 'modern-first',
+    );
+    this.eras.remember(definition, connection.era);
+    return connection;
   }
 
   /** A 2025 stdio server that exits when probed is started again and asked initialize. */

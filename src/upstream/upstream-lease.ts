@@ -1,10 +1,14 @@
 /**
- * One session's use of a shared modern upstream connection (src/upstream/shared-upstreams.ts).
- * It stamps each request with THIS session's client capabilities (2026-07-28 declares
- * them per request, not per connection), gives progress tokens a prefix of its own so two
- * sessions' tokens never meet on the shared connection, answers input-required results
- * by asking this session's client, and returns results in the 2025 shape. Closing it
- * releases the session's hold; the connection closes when the last hold is released.
+ * One session's use of a shared upstream connection (src/upstream/shared-upstreams.ts).
+ * On every shared connection it gives progress tokens a prefix of its own, so two
+ * sessions' tokens never meet, and relays none of its client's notifications.
+ * On a modern one it stamps each request with THIS session's client capabilities
+ * (2026-07-28 declares them per request, not per connection), answers input-required
+ * results by asking this session's client, and returns results in the 2025 shape. On a
+ * 2025 one (a server the user marked `shared`) requests go as they are, and resource
+ * subscriptions are counted across sessions (src/upstream/shared-subscriptions.ts).
+ * Closing it releases the session's hold; the connection closes when the last hold is
+ * released.
  */
 import type {
   JsonObject,
@@ -18,6 +22,7 @@ import { isObject } from './jsonrpc-envelope.js';
 import { completeResult } from './modern-results.js';
 import { withEnvelope } from './protocol-era.js';
 import { ResourceListens } from './resource-listens.js';
+import type { SharedSubscriptions } from './shared-subscriptions.js';
 
 export class UpstreamLease implements UpstreamConnection {
   readonly shared = true;
@@ -35,6 +40,8 @@ export class UpstreamLease implements UpstreamConnection {
     /** Unique per lease of this connection: the progress token prefix. */
     private readonly holder: string,
     private readonly release: (lease: UpstreamLease) => void,
+    /** A 2025 connection's subscriptions, held by every lease of it. */
+    private readonly subscriptions: SharedSubscriptions<UpstreamLease>,
   ) {
     const releasedNow = new Promise<void>((resolve) => (this.markReleased = resolve));
     this.closed = Promise.race([releasedNow, connection.closed]);
@@ -79,6 +86,7 @@ export class UpstreamLease implements UpstreamConnection {
     params: JsonObject | undefined,
     options: UpstreamRequestOptions = {},
   ): Promise<JsonObject> {
+    if (this.connection.era === 'legacy') return this.relayLegacy(method, params, options);
     const uri = params?.['uri'];
     if (method === 'resources/subscribe' && typeof uri === 'string')
       return this.resources.subscribe(uri);
@@ -97,8 +105,10 @@ export class UpstreamLease implements UpstreamConnection {
   }
 
   /**
-   * A client's notifications are not relayed: a modern server keeps no session to hold
-   * them, and on a shared connection they would reach it on every session's behalf.
+   * A client's notifications are not relayed: on a shared connection they would reach
+   * the server on every session's behalf (and a modern server keeps no session to hold
+   * them). A cancellation still reaches it: the request's signal sends it, by the id the
+   * connection gave that request.
    */
   notify(): Promise<void> {
     return Promise.resolve();
@@ -108,10 +118,28 @@ export class UpstreamLease implements UpstreamConnection {
     if (!this.released) {
       this.released = true;
       this.resources.closeAll();
+      this.subscriptions.release(this);
       this.markReleased();
       this.release(this);
     }
     return Promise.resolve();
+  }
+
+  /**
+   * A shared 2025 server's requests go as they are, its `logging/setLevel` too: the level
+   * then holds for every session (the user chose one server for all of them).
+   */
+  private relayLegacy(
+    method: string,
+    params: JsonObject | undefined,
+    options: UpstreamRequestOptions,
+  ): Promise<JsonObject> {
+    const uri = params?.['uri'];
+    if (method === 'resources/subscribe' && typeof uri === 'string')
+      return this.subscriptions.subscribe(uri, this);
+    if (method === 'resources/unsubscribe' && typeof uri === 'string')
+      return this.subscriptions.unsubscribe(uri, this);
+    return this.connection.request(method, this.ownToken(params), options);
   }
 
   /** 2026-07-28 declares the client per request: this session's capabilities and Coffer. */

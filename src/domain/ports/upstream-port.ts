@@ -36,8 +36,8 @@ export interface UpstreamConnection {
   /** The MCP revision spoken with the upstream, e.g. "2025-11-25" or "2026-07-28". */
   readonly protocolVersion?: string;
   /**
-   * True when other sessions use the same upstream connection (a 2026-07-28 upstream):
-   * it holds no process of this session's own.
+   * True when other sessions use the same upstream connection (a 2026-07-28 upstream, or
+   * a server the user marked `shared`): it holds no process of this session's own.
    */
   readonly shared?: boolean;
   /**

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +12,7 @@ import {
   startDaemon,
   type RunningDaemon,
 } from '../../support/running-daemon.js';
-import { isAlive } from '../../integration/shim/support/processes.js';
+import { recordedPids } from '../../support/upstream-processes.js';
 import { expectEchoThroughShim } from './shim-echo.js';
 
 /**
@@ -22,20 +21,6 @@ import { expectEchoThroughShim } from './shim-echo.js';
  * Coffer finds its era, speaks 2026-07-28 to it, and shares one process across sessions.
  */
 const modernServer = join(repoRoot, 'test/fixtures/modern-mcp-server.mjs');
-
-/** The live pids the daemon's upstream process registry holds for `server`. */
-function recordedPids(daemon: RunningDaemon, server: string): number[] {
-  const script =
-    "const D=require('better-sqlite3');const d=new D(process.argv[1],{readonly:true});" +
-    "process.stdout.write(JSON.stringify(d.prepare('SELECT pid FROM upstream_processes WHERE server = ?').all(process.argv[2])));d.close();";
-  const { stdout, status } = spawnSync(
-    process.execPath,
-    ['-e', script, join(daemon.home, 'coffer.db'), server],
-    { cwd: repoRoot, encoding: 'utf8' },
-  );
-  if (status !== 0) throw new Error('could not read the upstream process registry');
-  return (JSON.parse(stdout) as { pid: number }[]).map((row) => row.pid).filter(isAlive);
-}
 
 describe('a 2026-07-28-only upstream (SDK v2 serveStdio, legacy rejected)', () => {
   let daemon: RunningDaemon;
