@@ -18,6 +18,8 @@ export interface StdioServer {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
+  /** Registered `shared`: one upstream connection for every session (opt-in). */
+  readonly shared?: boolean;
 }
 
 export interface BenchDaemon {

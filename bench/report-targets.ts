@@ -32,6 +32,10 @@ export function checkTargets(results: BenchResults): TargetRow[] {
     { target: 'over HTTP: calls/s ≥ 1.2× mcp-hub (16 sessions)', check: httpRateVsHub },
     { target: 'over HTTP: calls/s ≥ 0.5× direct stdio (16 sessions)', check: httpRateVsStdio },
     { target: 'daemon CPU per relayed call ≤ 0.25 ms', check: daemonCpu },
+    {
+      target: 'over HTTP, upstream shared (opt-in): calls/s ≥ 1.2× mcp-hub (16 sessions)',
+      check: sharedRateVsHub,
+    },
   ];
   const fanOut = results.fanOut;
   const warm: TargetCell =
@@ -110,10 +114,15 @@ function httpLatencyVsHub(run: UpstreamRun): TargetCell {
   );
 }
 
-/** calls/s of coffer-http over `other`'s, at 16 sessions (or the nearest level measured). */
-function httpRateOver(run: UpstreamRun, other: TargetId, wanted: number): TargetCell {
+/** calls/s of `coffer` over `other`'s, at 16 sessions (or the nearest level measured). */
+function httpRateOver(
+  run: UpstreamRun,
+  other: TargetId,
+  wanted: number,
+  coffer: TargetId = 'coffer-http',
+): TargetCell {
   const sessions = comparedLevel(run.throughput ?? []);
-  const http = levelOf(run.throughput, 'coffer-http', sessions);
+  const http = levelOf(run.throughput, coffer, sessions);
   const base = levelOf(run.throughput, other, sessions);
   if (http === undefined || base === undefined) return NOT_MEASURED;
   const value = http.callsPerSecond / base.callsPerSecond;
@@ -125,6 +134,10 @@ function httpRateOver(run: UpstreamRun, other: TargetId, wanted: number): Target
 
 function httpRateVsHub(run: UpstreamRun): TargetCell {
   return hubMissing(run) ?? httpRateOver(run, 'mcp-hub', 1.2);
+}
+
+function sharedRateVsHub(run: UpstreamRun): TargetCell {
+  return hubMissing(run) ?? httpRateOver(run, 'mcp-hub', 1.2, 'coffer-http-shared');
 }
 
 function httpRateVsStdio(run: UpstreamRun): TargetCell {

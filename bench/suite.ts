@@ -12,7 +12,7 @@ import {
 } from './latency.js';
 import { mcpHubVersion, startMcpHub, type McpHub } from './mcp-hub.js';
 import { measureThroughput, type TargetThroughput, type ThroughputProfile } from './throughput.js';
-import { createTargets } from './targets.js';
+import { createTargets, sharedServerName, THROUGHPUT_ONLY } from './targets.js';
 import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
 
 export interface UpstreamRun {
@@ -47,7 +47,8 @@ export async function runUpstreamSuite(
     let latency: TargetLatency[] | undefined;
     if (plan.latency !== undefined) {
       log(`latency: ${upstream.label}`);
-      latency = relativeToStdio(await measureLatency(targets, plan.latency));
+      const timed = targets.filter((target) => !THROUGHPUT_ONLY.has(target.id));
+      latency = relativeToStdio(await measureLatency(timed, plan.latency));
     }
     let throughput: TargetThroughput[] | undefined;
     if (plan.throughput !== undefined) {
@@ -95,6 +96,7 @@ async function startRelays(
       return started;
     };
     const httpDaemon = await daemon();
+    await httpDaemon.addServer({ ...server, name: sharedServerName(server.name), shared: true });
     const shimDaemon = await daemon();
     const { hub, status } = await startHub(server);
     if (hub !== undefined) stops.push(() => hub.stop());

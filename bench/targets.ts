@@ -4,6 +4,9 @@
  *   direct-stdio  an SDK client spawning the upstream itself (the floor)
  *   direct-http   an SDK client on the upstream's own Streamable HTTP server
  *   coffer-http   an SDK client on Coffer's /mcp (Bearer token)
+ *   coffer-http-shared  the same, on a copy of the upstream registered `shared` (opt-in:
+ *                 one upstream process for every session, as mcp-hub runs it); measured
+ *                 for throughput only, where sessions are many
  *   coffer-shim   an SDK client spawning `coffer shim` (stdio, as agents run it)
  *   mcp-hub       an SDK client on mcp-hub's unified endpoint (HTTP+SSE), when installed
  * The two Coffer targets have a daemon each, so that each daemon's CPU and memory belong to
@@ -21,12 +24,14 @@ import type { McpHub } from './mcp-hub.js';
 import { adopt, ownSession } from './processes.js';
 import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
 
-export type TargetId = 'direct-stdio' | 'direct-http' | 'coffer-http' | 'coffer-shim' | 'mcp-hub';
+export type TargetId =
+  'direct-stdio' | 'direct-http' | 'coffer-http' | 'coffer-http-shared' | 'coffer-shim' | 'mcp-hub';
 
 export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   'direct-stdio': 'direct stdio',
   'direct-http': 'direct Streamable HTTP',
   'coffer-http': 'Coffer /mcp (HTTP)',
+  'coffer-http-shared': 'Coffer /mcp, upstream shared (opt-in)',
   'coffer-shim': 'Coffer via `coffer shim`',
   'mcp-hub': 'mcp-hub /mcp (HTTP+SSE)',
 };
@@ -80,6 +85,13 @@ export function createTargets(setup: TargetSetup): Target[] {
       relayPid: httpDaemon.pid,
     }),
     target(
+      'coffer-http-shared',
+      `${sharedServerName(upstream.name)}__${direct}`,
+      args,
+      () => cofferHttpTransport(httpDaemon),
+      { relayPid: httpDaemon.pid },
+    ),
+    target(
       'coffer-shim',
       routed,
       args,
@@ -96,6 +108,14 @@ export function createTargets(setup: TargetSetup): Target[] {
   }
   return targets;
 }
+
+/** The name the /mcp daemon gives its `shared` copy of the upstream. */
+export function sharedServerName(name: string): string {
+  return `${name}-shared`;
+}
+
+/** Targets whose figure is throughput only (one session is the same as its sibling's). */
+export const THROUGHPUT_ONLY: ReadonlySet<TargetId> = new Set(['coffer-http-shared']);
 
 export function cofferHttpTransport(daemon: BenchDaemon, path = '/mcp'): Transport {
   return new StreamableHTTPClientTransport(new URL(daemon.url + path), {

@@ -56,6 +56,7 @@ function run(overrides: Partial<UpstreamRun> = {}): UpstreamRun {
     throughput: [
       throughput('direct-stdio', [level(1, 5000, 1), level(16, 2000, 1)]),
       throughput('coffer-http', [level(1, 900), level(16, 1000, 0.5)]),
+      throughput('coffer-http-shared', [level(1, 900), level(16, 1250)]),
       throughput('mcp-hub', [level(1, 800), level(16, 1000)]),
     ],
     ...overrides,
@@ -98,11 +99,14 @@ describe('checkTargets', () => {
       'over HTTP: calls/s ≥ 1.2× mcp-hub (16 sessions)',
       'over HTTP: calls/s ≥ 0.5× direct stdio (16 sessions)',
       'daemon CPU per relayed call ≤ 0.25 ms',
+      'over HTTP, upstream shared (opt-in): calls/s ≥ 1.2× mcp-hub (16 sessions)',
       'warm tools/list over 20 upstreams × 50 tools ≤ 2 ms',
     ]);
     // shim 2.5× (edge, met); HTTP/hub p50 per round 0.8 and 1.2 → median 1.0 (missed);
-    // calls/s 1000 vs 1000 = 1.0× hub (missed), 0.5× stdio (met); CPU 240 and 200 µs (met).
-    expect(verdicts(rows)).toEqual([true, false, false, true, true, true]);
+    // calls/s 1000 vs 1000 = 1.0× hub (missed), 0.5× stdio (met); CPU 240 and 200 µs (met);
+    // the shared upstream 1,250 vs 1,000 = 1.25× hub (met).
+    expect(verdicts(rows)).toEqual([true, false, false, true, true, true, true]);
+    expect(rows[5]?.cells[0]?.measured).toBe('1.25× (1,250 vs 1,000)');
     expect(rows[1]?.cells[0]?.measured).toBe('1.00× (1.20 vs 1.00 ms)');
     expect(rows[4]?.cells[0]?.measured).toBe('/mcp 0.24 ms, shim 0.20 ms');
   });
@@ -152,7 +156,7 @@ describe('checkTargets', () => {
   it('puts the fan-out figure in the first column only, and leaves unmeasured cells open', () => {
     const everything = run({ upstream: 'everything', label: 'server-everything `echo`' });
     const rows = checkTargets(results([run(), everything], 22.8));
-    const warm = rows[5];
+    const warm = rows.at(-1);
     expect(warm?.cells).toEqual([
       { measured: '22.80 ms p50', met: false },
       { measured: '—', met: undefined },
@@ -170,7 +174,7 @@ describe('checkTargets', () => {
   it('shows the daemon CPU per warm listing beside the round trip, judged on the round trip', () => {
     const base = results([run()], 22.8);
     const fanOut = { ...base.fanOut!, warmCpu: { daemonMs: 1.9, clientMs: 14.2 } };
-    const [warm] = checkTargets({ ...base, fanOut }).slice(5)[0]!.cells;
+    const [warm] = checkTargets({ ...base, fanOut }).at(-1)!.cells;
     expect(warm).toEqual({ measured: '22.80 ms p50 (daemon CPU 1.90 ms)', met: false });
   });
 });
