@@ -44,9 +44,12 @@ export interface SessionHooks {
    */
   readonly sharedConnections?: {
     readonly log: (params: JsonObject, related: RequestId | undefined) => void;
-    /** A connection to `server` ended that Coffer did not close (it crashed, was lost). */
-    readonly lost: (server: string) => void;
   };
+  /**
+   * A connection to `server` ended that this session did not close (it crashed, or the
+   * shared connection it leased did): what it held there, its subscriptions, is gone.
+   */
+  readonly lost?: (server: string) => void;
 }
 
 /** The upstream side of one session: its connections, lists, routes and relay. */
@@ -161,9 +164,9 @@ function createPool(
     }),
     {
       connected: (name, version) => context.states.connected(name, version),
-      disconnected: (name, crashed) => {
+      disconnected: (name, crashed, lost) => {
         context.states.disconnected(name, crashed);
-        if (crashed) shared?.lost(name);
+        if (lost) hooks.lost?.(name);
       },
       backoffMs: (name) => context.states.backoffMs(name),
     },

@@ -15,6 +15,7 @@ import { sessionMethods } from './router/session-methods.js';
 import { SerializedResults } from './serialized-results.js';
 import { SessionActivity } from './session-activity.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
+import { ownedBy, RESOURCE_TARGET, SessionSubscriptions } from './session-subscriptions.js';
 import { AGGREGATED_CAPABILITIES, singleServerCapabilities } from './declared-capabilities.js';
 import type { ApprovalGate } from './approval-gate.js';
 import type { Caller } from './call-audit.js';
@@ -23,6 +24,7 @@ import type { SessionCatalog } from './session-catalog.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
 /** Which upstreams a session serves: all enabled ones, or one under its own names. */
+
 export type SessionScope =
   { readonly kind: 'aggregated' } | { readonly kind: 'single'; readonly server: string };
 
@@ -62,6 +64,7 @@ export class Session {
   private readonly catalog: SessionCatalog;
   private readonly approval: ApprovalGate | undefined;
   private readonly tasks: SessionParts['tasks'];
+  private readonly subscriptions: SessionSubscriptions;
   private readonly router: MessageRouter;
   private readonly notifier: DownstreamNotifier;
   private readonly outbound: DownstreamRequests;
@@ -96,6 +99,11 @@ export class Session {
       sessionId: () => this.transport.sessionId ?? null,
       caller: () => this.caller(),
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
+      lost: (server) => this.subscriptions.renew(ownedBy(scope, server)),
+    });
+    this.subscriptions = new SessionSubscriptions({
+      resubscribe: (uri) => parts.relay.relay('resources/subscribe', RESOURCE_TARGET, { uri }, {}),
+      dropped: (uri, error) => context.logFailure(`resources/subscribe ${uri} (renewal)`, error),
     });
     this.pool = parts.pool;
     this.catalog = parts.catalog;
@@ -116,6 +124,7 @@ export class Session {
         logs: parts.logs,
         pool: this.pool,
         tasks: parts.tasks,
+        subscriptions: this.subscriptions,
         ...(context.resultLimit && {
           results: new OversizedResults(context.resultLimit, context.clock),
         }),
@@ -176,10 +185,15 @@ export class Session {
     for (const method of LIST_CHANGED) this.notifier.notify(method);
   }
 
-  /** A server was removed, disabled or redefined: its connection must not be reused. */
+  /**
+   * A server was removed, disabled or redefined: its connection must not be reused; the
+   * resources the client subscribed to are subscribed again on the new one (if it is
+   * still served).
+   */
   async serverChanged(server: string): Promise<void> {
     await this.pool.evict(server);
     this.capabilitiesChanged(server);
+    if (!this.closed) this.subscriptions.renew(ownedBy(this.scope, server));
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,7 @@ import { ListAnswers } from './list-answers.js';
 import { ListenHub } from './listen-hub.js';
 import { RequestLogs } from './request-logs.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { ownedBy, RESOURCE_TARGET } from './session-subscriptions.js';
 import { RequestCallers } from './request-callers.js';
 import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
@@ -23,12 +24,8 @@ import { TaskExtension } from './task-extension.js';
 import { TASKS_EXTENSION } from './task-shapes.js';
 import { TaskStatusFeed } from './task-status-feed.js';
 import { META } from '../domain/mcp-envelope.js';
-import { splitExposedUri } from '../domain/naming.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
 import type { SessionScope } from './session.js';
-
-/** The param resources/subscribe and resources/unsubscribe name their resource by. */
-const RESOURCE = { type: 'resource', field: 'uri' } as const;
 
 /** What a client of the tasks extension declares: how Coffer asks on its own behalf. */
 const TASKS_CLIENT = { extensions: { [TASKS_EXTENSION]: {} } };
@@ -67,7 +64,7 @@ export class StatelessService {
   private readonly logs = new RequestLogs();
   /** Resource URIs the listen streams name, subscribed upstream while somebody listens. */
   private readonly subscriptions = new ResourceSubscriptions((method, uri) =>
-    this.parts.relay.relay(method, RESOURCE, { uri }, { signal: this.stopping.signal }),
+    this.parts.relay.relay(method, RESOURCE_TARGET, { uri }, { signal: this.stopping.signal }),
   );
   private readonly parts: SessionParts;
   private readonly methods: MethodTable;
@@ -93,10 +90,8 @@ export class StatelessService {
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
-      sharedConnections: {
-        log: (params, related) => this.logs.forward(params, related),
-        lost: (server) => this.subscriptions.renew(this.ownedBy(server)),
-      },
+      sharedConnections: { log: (params, related) => this.logs.forward(params, related) },
+      lost: (server) => this.subscriptions.renew(ownedBy(this.options.scope, server)),
     });
     const { catalog, builtins } = this.parts;
     this.methods = this.callers.wrap(
@@ -172,14 +167,7 @@ export class StatelessService {
   async serverChanged(server: string): Promise<void> {
     await this.parts.pool.evict(server);
     this.capabilitiesChanged(server);
-    this.subscriptions.renew(this.ownedBy(server));
-  }
-
-  /** Whether a URI as this scope's clients see it is one of `server`'s. */
-  private ownedBy(server: string): (uri: string) => boolean {
-    const { scope } = this.options;
-    if (scope.kind === 'single') return () => scope.server === server;
-    return (uri) => splitExposedUri(uri)?.server === server;
+    this.subscriptions.renew(ownedBy(this.options.scope, server));
   }
 
   /** Coffer stops: listeners get their closing result, upstreams are closed. */

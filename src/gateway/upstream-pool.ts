@@ -9,8 +9,12 @@ import type { ProcessSlots } from './process-slots.js';
 export interface PoolHooks {
   /** `protocolVersion`: the MCP revision the connection speaks, when it says. */
   readonly connected: (server: string, protocolVersion?: string) => void;
-  /** `crashed`: the connection ended on its own (the process exited, the socket died). */
-  readonly disconnected: (server: string, crashed: boolean) => void;
+  /**
+   * `crashed`: the connection ended on its own (the process exited, the socket died), told
+   * by one session only for a shared connection. `lost`: it ended without this pool
+   * closing it, so what this session held on it (subscriptions) is gone too.
+   */
+  readonly disconnected: (server: string, crashed: boolean, lost: boolean) => void;
   /** How long to wait before reconnecting a server that has been crashing. */
   readonly backoffMs?: (server: string) => number;
 }
@@ -109,7 +113,7 @@ export class UpstreamPool {
         release();
         throw error;
       }
-      // A shared connection (a 2026-07-28 upstream) is no process of this session's.
+      // A shared connection (2026-07-28, or marked shared) is no process of this session's.
       if (connection.shared === true) release();
       else void connection.closed.then(release);
       if (this.closing) {
@@ -118,10 +122,9 @@ export class UpstreamPool {
       }
       this.hooks.connected(definition.name, connection.protocolVersion);
       void connection.closed.then(() => {
-        const crashed =
-          !this.closedByUs.has(connection) &&
-          (connection.shared !== true || connection.reportsEnd === true);
-        this.hooks.disconnected(definition.name, crashed);
+        const lost = !this.closedByUs.has(connection) && !this.closing;
+        const crashed = lost && (connection.shared !== true || connection.reportsEnd === true);
+        this.hooks.disconnected(definition.name, crashed, lost);
         this.forget(definition.name, connection);
       });
       return connection;

@@ -20,6 +20,7 @@ import { pingHandler } from './handlers/ping.js';
 import { rootsChangedHandler } from './handlers/roots-changed.js';
 import { setLevelHandler } from './handlers/set-level.js';
 import { subscriptionsListenHandler } from './handlers/subscriptions-listen.js';
+import { heldSubscriptions } from './handlers/held-subscriptions.js';
 import { targetedHandlers } from './handlers/targeted.js';
 import {
   taskCreatingCall,
@@ -29,6 +30,7 @@ import {
   withoutTaskOnlyTools,
 } from './handlers/tasks.js';
 import { toolsCallHandler } from './handlers/tools-call.js';
+import type { SessionSubscriptions } from '../session-subscriptions.js';
 import { methodTable, type MethodTable, type RequestHandler } from './method-table.js';
 
 /** What a session's methods are built from. */
@@ -45,6 +47,8 @@ export interface SessionMethodParts {
   readonly results?: OversizedResults;
   /** The session's tasks (docs/TASKS.md). */
   readonly tasks: TaskRelay;
+  /** The resources its client subscribed to, renewed when their connection is lost. */
+  readonly subscriptions: SessionSubscriptions;
 }
 
 /**
@@ -58,7 +62,10 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
       ['initialize', initializeHandler(parts.initialize)],
       ['ping', pingHandler],
       ['logging/setLevel', setLevelHandler(parts.logs)],
-      ...relayedMethods(parts, (call) => taskCreatingCall(parts.tasks, call)),
+      ...heldSubscriptions(
+        relayedMethods(parts, (call) => taskCreatingCall(parts.tasks, call)),
+        parts.subscriptions,
+      ),
       ...redactedTaskResults(parts.relay, 'tasks/result', tasksHandlers(parts.tasks)),
     ],
     [
@@ -71,7 +78,7 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
 /** What the stateless (2026-07-28) methods are built from. */
 export interface StatelessMethodParts extends Omit<
   SessionMethodParts,
-  'initialize' | 'logs' | 'tasks'
+  'initialize' | 'logs' | 'tasks' | 'subscriptions'
 > {
   readonly discover: DiscoverParts;
   readonly hub: ListenHub;
@@ -153,7 +160,7 @@ const MULTI_ROUND_TRIP = new Set(['tools/call', 'prompts/get', 'resources/read']
  * era's tasks: the 2025-11-25 relay for sessions, the 2026-07-28 extension for requests.
  */
 function relayedMethods(
-  parts: Omit<SessionMethodParts, 'initialize' | 'logs' | 'tasks'>,
+  parts: Omit<SessionMethodParts, 'initialize' | 'logs' | 'tasks' | 'subscriptions'>,
   wrapCall: (call: RequestHandler) => RequestHandler,
 ): (readonly [string, RequestHandler])[] {
   return [
