@@ -1,0 +1,126 @@
+/**
+ * The daemon's CPU per warm `tools/list` of the fan-out catalog (20 fixture upstreams × 50
+ * tools, as the bench's fan-out section registers them), through /mcp and through the
+ * shim's socket channel. The client is raw (node:http, a socket, no JSON parse per
+ * listing), so the daemon's share is not drowned by an SDK client's schema checks; CPU is
+ * read from /proc around each batch of listings.
+ *
+ *   node dist/bench/warm-list-cost.js [--cpu-prof DIR] [other-repo-root …]
+ *
+ * Other roots (built clones of this repository) get their own daemon in the same run,
+ * rounds taken in turn, so that a before and an after see the same machine. The answers
+ * of every build are compared byte for byte (apart from the request id).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rawHttpSession, rawSocketSession, type RawSession } from './raw-sessions.js';
+import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
+import { cpuMicros } from './proc-readings.js';
+import { median } from './stats.js';
+import { fanOutServer } from './upstreams.js';
+
+const SERVERS = 20;
+const TOOLS_PER_SERVER = 50;
+const ROUNDS = 12;
+const LISTINGS_PER_ROUND = 100;
+const WARMUP = 200;
+
+type Channel = 'mcp' | 'socket';
+const CHANNELS: readonly Channel[] = ['mcp', 'socket'];
+
+interface Build {
+  readonly root: string;
+  readonly daemon: BenchDaemon;
+  readonly sessions: Record<Channel, RawSession>;
+  readonly perListingUs: Record<Channel, number[]>;
+}
+
+async function open(root: string, cpuProfDir: string | undefined): Promise<Build> {
+  const daemon = await startDaemon({ bin: join(root, 'bin/coffer.js'), cpuProfDir });
+  try {
+    for (let i = 1; i <= SERVERS; i++) await daemon.addServer(fanOutServer(i, TOOLS_PER_SERVER));
+    const info = JSON.parse(readFileSync(join(daemon.home, 'daemon.json'), 'utf8')) as {
+      socket?: string;
+    };
+    if (info.socket === undefined) throw new Error(`${root}: the daemon has no socket channel`);
+    const mcp = await rawHttpSession(daemon.url, daemon.token);
+    const socket = await rawSocketSession(info.socket, daemon.token);
+    return { root, daemon, sessions: { mcp, socket }, perListingUs: { mcp: [], socket: [] } };
+  } catch (error) {
+    await daemon.stop();
+    throw error;
+  }
+}
+
+/** The answer without its id, hashed: what every build and channel must agree on. */
+function answerDigest(answer: Buffer): string {
+  const text = answer.toString('utf8');
+  const parsed = JSON.parse(text) as { result?: { tools?: unknown[] } };
+  const tools = parsed.result?.tools?.length ?? 0;
+  if (tools < SERVERS * TOOLS_PER_SERVER) throw new Error(`only ${tools} tools listed`);
+  const withoutId = text.replace(/^\{"jsonrpc":"2\.0","id":[^,]+,/, '');
+  return `${tools} tools, ${answer.length} bytes, ${createHash('sha256').update(withoutId).digest('hex').slice(0, 16)}`;
+}
+
+async function listings(session: RawSession, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await session.request('tools/list');
+}
+
+async function measure(roots: readonly string[], cpuProfDir: string | undefined): Promise<void> {
+  const builds: Build[] = [];
+  try {
+    for (const root of roots) builds.push(await open(root, cpuProfDir));
+    const digests = new Set<string>();
+    for (const build of builds) {
+      for (const channel of CHANNELS) {
+        const digest = answerDigest(await build.sessions[channel].request('tools/list'));
+        console.log(`${build.root} ${channel}: ${digest}`);
+        digests.add(digest);
+        await listings(build.sessions[channel], WARMUP);
+      }
+    }
+    if (digests.size > 1) console.log('WARNING: the answers differ');
+    for (let round = 0; round < ROUNDS; round++) {
+      // Each round swaps who goes first, so neither build always follows the other.
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+        for (const channel of CHANNELS) {
+          const before = cpuMicros(build.daemon.pid);
+          await listings(build.sessions[channel], LISTINGS_PER_ROUND);
+          const spent = cpuMicros(build.daemon.pid) - before;
+          build.perListingUs[channel].push(spent / LISTINGS_PER_ROUND);
+        }
+      }
+    }
+    report(builds);
+  } finally {
+    for (const build of builds) {
+      for (const channel of CHANNELS) build.sessions[channel].close();
+      await build.daemon.stop();
+    }
+  }
+}
+
+function report(builds: readonly Build[]): void {
+  for (const build of builds) {
+    const figures = CHANNELS.map((channel) => {
+      const us = build.perListingUs[channel];
+      const rounds = us.map((value) => (value / 1000).toFixed(2)).join(' ');
+      return `${channel} ${(median(us) / 1000).toFixed(2)} ms (rounds: ${rounds})`;
+    });
+    console.log(`${build.root}: daemon CPU per warm listing: ${figures.join('; ')}`);
+  }
+}
+
+function parseArgs(argv: readonly string[]): { roots: string[]; cpuProfDir?: string } {
+  const roots = [repoRoot];
+  let cpuProfDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--cpu-prof') cpuProfDir = argv[++i];
+    else roots.push(argv[i]!);
+  }
+  return cpuProfDir === undefined ? { roots } : { roots, cpuProfDir };
+}
+
+const args = parseArgs(process.argv.slice(2));
+await measure(args.roots, args.cpuProfDir);
