@@ -22,8 +22,8 @@ import { fanOutServer } from './upstreams.js';
 
 const SERVERS = 20;
 const TOOLS_PER_SERVER = 50;
-const ROUNDS = 12;
-const LISTINGS_PER_ROUND = 100;
+const ROUNDS = 10;
+const LISTINGS_PER_ROUND = 300;
 const WARMUP = 200;
 
 type Channel = 'mcp' | 'socket';

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../../../../src/domain/ports.js';
 import { LineTransport } from '../../../../src/gateway/line-transport.js';
 import { wireString, type WireText } from '../../../../src/gateway/serialized-results.js';
@@ -134,6 +134,18 @@ describe('a warm list on the wire', () => {
     expect(disabled).toContain('other__t1');
     wire.clock.advance(60_001);
     expect(toolNames(await wire.request(3, 'tools/list'))).toContain('other__t2');
+  });
+
+  it('races no list deadline once every list has arrived: no timer per server per listing', async () => {
+    wire = await wireSession({ fx: growingUpstream(), other: growingUpstream() });
+    await wire.request(1, 'tools/list');
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await wire.request(2, 'tools/list');
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it('pages a list asked for with a cursor as text, from the current list', async () => {
