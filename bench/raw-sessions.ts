@@ -23,22 +23,18 @@ const INITIALIZE = {
 const message = (id: number | undefined, method: string, params?: object): string =>
   JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params });
 
-/** An initialized session on `<url>/mcp`, over one keep-alive connection. */
-export async function rawHttpSession(url: string, token: string): Promise<RawSession> {
+/** One keep-alive connection to `<url>/mcp`, posting one body at a time. */
+function httpPoster(url: string, token: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const { port } = new URL(url);
-  let sessionId: string | undefined;
-  let nextId = 1;
-  const post = (body: string) =>
+  const post = (body: string, extra: Record<string, string> = {}) =>
     new Promise<{ status: number; body: Buffer; session?: string }>((resolve, reject) => {
       const headers: Record<string, string | number> = {
         authorization: `Bearer ${token}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'content-length': Buffer.byteLength(body),
-        ...(sessionId === undefined
-          ? {}
-          : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
+        ...extra,
       };
       const options = { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers };
       const req = httpRequest(options, (res) => {
@@ -56,19 +52,55 @@ export async function rawHttpSession(url: string, token: string): Promise<RawSes
       req.on('error', reject);
       req.end(body);
     });
+  return { post, close: () => agent.destroy() };
+}
+
+/** An initialized session on `<url>/mcp`, over one keep-alive connection. */
+export async function rawHttpSession(url: string, token: string): Promise<RawSession> {
+  const http = httpPoster(url, token);
+  let sessionId: string | undefined;
+  let nextId = 1;
+  const headers = (): Record<string, string> =>
+    sessionId === undefined
+      ? {}
+      : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
   const session: RawSession = {
     async request(method, params) {
-      const answer = await post(message(nextId++, method, params));
+      const answer = await http.post(message(nextId++, method, params), headers());
       if (answer.status !== 200)
         throw new Error(`${method}: HTTP ${answer.status} ${answer.body.toString()}`);
       if (answer.session !== undefined) sessionId = answer.session;
       return answer.body;
     },
-    close: () => agent.destroy(),
+    close: http.close,
   };
   await session.request('initialize', INITIALIZE);
-  await post(message(undefined, 'notifications/initialized'));
+  await http.post(message(undefined, 'notifications/initialized'), headers());
   return session;
+}
+
+const MODERN_VERSION = '2026-07-28';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': INITIALIZE.clientInfo,
+};
+
+/** 2026-07-28 requests on `<url>/mcp`: no session, the envelope in every request. */
+export function rawModernHttp(url: string, token: string): RawSession {
+  const http = httpPoster(url, token);
+  let nextId = 1;
+  return {
+    async request(method, params) {
+      const body = message(nextId++, method, { ...params, _meta: ENVELOPE });
+      const headers = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method };
+      const answer = await http.post(body, headers);
+      if (answer.status !== 200)
+        throw new Error(`${method}: HTTP ${answer.status} ${answer.body.toString()}`);
+      return answer.body;
+    },
+    close: http.close,
+  };
 }
 
 /** An initialized session on the daemon's socket channel (the one a shim opens). */

@@ -1,7 +1,8 @@
 /**
  * The daemon's CPU per warm `tools/list` of the fan-out catalog (20 fixture upstreams × 50
- * tools, as the bench's fan-out section registers them), through /mcp and through the
- * shim's socket channel. The client is raw (node:http, a socket, no JSON parse per
+ * tools, as the bench's fan-out section registers them): through /mcp in a session
+ * (`mcp`), through the shim's socket channel (`socket`), and as 2026-07-28 requests on
+ * /mcp without a session (`modern`). The client is raw (node:http, a socket, no JSON parse per
  * listing), so the daemon's share is not drowned by an SDK client's schema checks; CPU is
  * read from /proc around each batch of listings.
  *
@@ -9,12 +10,17 @@
  *
  * Other roots (built clones of this repository) get their own daemon in the same run,
  * rounds taken in turn, so that a before and an after see the same machine. The answers
- * of every build are compared byte for byte (apart from the request id).
+ * of every build are compared byte for byte (apart from the request id), per channel.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rawHttpSession, rawSocketSession, type RawSession } from './raw-sessions.js';
+import {
+  rawHttpSession,
+  rawModernHttp,
+  rawSocketSession,
+  type RawSession,
+} from './raw-sessions.js';
 import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { cpuMicros } from './proc-readings.js';
 import { median } from './stats.js';
@@ -26,8 +32,8 @@ const ROUNDS = 10;
 const LISTINGS_PER_ROUND = 300;
 const WARMUP = 200;
 
-type Channel = 'mcp' | 'socket';
-const CHANNELS: readonly Channel[] = ['mcp', 'socket'];
+type Channel = 'mcp' | 'socket' | 'modern';
+const CHANNELS: readonly Channel[] = ['mcp', 'socket', 'modern'];
 
 interface Build {
   readonly root: string;
@@ -46,7 +52,13 @@ async function open(root: string, cpuProfDir: string | undefined): Promise<Build
     if (info.socket === undefined) throw new Error(`${root}: the daemon has no socket channel`);
     const mcp = await rawHttpSession(daemon.url, daemon.token);
     const socket = await rawSocketSession(info.socket, daemon.token);
-    return { root, daemon, sessions: { mcp, socket }, perListingUs: { mcp: [], socket: [] } };
+    const modern = rawModernHttp(daemon.url, daemon.token);
+    return {
+      root,
+      daemon,
+      sessions: { mcp, socket, modern },
+      perListingUs: { mcp: [], socket: [], modern: [] },
+    };
   } catch (error) {
     await daemon.stop();
     throw error;
@@ -71,16 +83,17 @@ async function measure(roots: readonly string[], cpuProfDir: string | undefined)
   const builds: Build[] = [];
   try {
     for (const root of roots) builds.push(await open(root, cpuProfDir));
-    const digests = new Set<string>();
+    const digests = new Map<Channel, Set<string>>(CHANNELS.map((channel) => [channel, new Set()]));
     for (const build of builds) {
       for (const channel of CHANNELS) {
         const digest = answerDigest(await build.sessions[channel].request('tools/list'));
         console.log(`${build.root} ${channel}: ${digest}`);
-        digests.add(digest);
+        digests.get(channel)?.add(digest);
         await listings(build.sessions[channel], WARMUP);
       }
     }
-    if (digests.size > 1) console.log('WARNING: the answers differ');
+    for (const [channel, seen] of digests)
+      if (seen.size > 1) console.log(`WARNING: the builds answer differently on ${channel}`);
     for (let round = 0; round < ROUNDS; round++) {
       // Each round swaps who goes first, so neither build always follows the other.
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
