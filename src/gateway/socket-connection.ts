@@ -169,8 +169,9 @@ export class SocketConnection {
     }
     if (this.modern === undefined) {
       const hello = this.hello!;
-      this.modern = this.options.gateway.stateless.get(hello.scope, hello.mode).channel((out) => {
-        this.write(JSON.stringify(out));
+      const service = this.options.gateway.stateless.get(hello.scope, hello.mode);
+      this.modern = service.channel((out) => {
+        this.writeRaw(service.serialized.encode(out, '\n'));
         return Promise.resolve();
       });
       this.state = 'modern';
