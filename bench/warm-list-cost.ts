@@ -30,7 +30,7 @@ const SERVERS = 20;
 const TOOLS_PER_SERVER = 50;
 const ROUNDS = 10;
 const LISTINGS_PER_ROUND = 300;
-const WARMUP = 200;
+const WARMUP = 500;
 
 type Channel = 'mcp' | 'socket' | 'modern';
 const CHANNELS: readonly Channel[] = ['mcp', 'socket', 'modern'];
