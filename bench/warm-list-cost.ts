@@ -6,7 +6,10 @@
  * listing), so the daemon's share is not drowned by an SDK client's schema checks; CPU is
  * read from /proc around each batch of listings.
  *
- *   node dist/bench/warm-list-cost.js [--cpu-prof DIR] [other-repo-root …]
+ *   node dist/bench/warm-list-cost.js [--sdk] [--cpu-prof DIR] [other-repo-root …]
+ *
+ * `--sdk` adds the fan-out section's own client (the SDK's, bench/targets.ts) as a channel,
+ * with fewer listings: its figure is the one the bench reports beside its round trip.
  *
  * Other roots (built clones of this repository) get their own daemon in the same run,
  * rounds taken in turn, so that a before and an after see the same machine. The answers
@@ -23,6 +26,7 @@ import {
 } from './raw-sessions.js';
 import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { cpuMicros } from './proc-readings.js';
+import { cofferHttpTransport, openSession } from './targets.js';
 import { median } from './stats.js';
 import { fanOutServer } from './upstreams.js';
 
@@ -32,17 +36,31 @@ const ROUNDS = 10;
 const LISTINGS_PER_ROUND = 300;
 const WARMUP = 500;
 
-type Channel = 'mcp' | 'socket' | 'modern';
-const CHANNELS: readonly Channel[] = ['mcp', 'socket', 'modern'];
+type Channel = 'mcp' | 'socket' | 'modern' | 'sdk';
+const RAW: readonly Channel[] = ['mcp', 'socket', 'modern'];
+/** The SDK client parses every tool (several ms a listing): it gets a third of the listings. */
+const SDK_SHARE = 3;
 
 interface Build {
   readonly root: string;
   readonly daemon: BenchDaemon;
-  readonly sessions: Record<Channel, RawSession>;
+  readonly sessions: Partial<Record<Channel, RawSession>>;
   readonly perListingUs: Record<Channel, number[]>;
 }
 
-async function open(root: string, cpuProfDir: string | undefined): Promise<Build> {
+/** The fan-out section's client as a channel; its answers are parsed, not handed back. */
+async function sdkSession(daemon: BenchDaemon): Promise<RawSession> {
+  const session = await openSession(cofferHttpTransport(daemon), '');
+  return {
+    request: async () => {
+      await session.listTools();
+      return Buffer.alloc(0);
+    },
+    close: () => void session.close(),
+  };
+}
+
+async function open(root: string, sdk: boolean, cpuProfDir?: string): Promise<Build> {
   const daemon = await startDaemon({ bin: join(root, 'bin/coffer.js'), cpuProfDir });
   try {
     for (let i = 1; i <= SERVERS; i++) await daemon.addServer(fanOutServer(i, TOOLS_PER_SERVER));
@@ -56,8 +74,8 @@ async function open(root: string, cpuProfDir: string | undefined): Promise<Build
     return {
       root,
       daemon,
-      sessions: { mcp, socket, modern },
-      perListingUs: { mcp: [], socket: [], modern: [] },
+      sessions: { mcp, socket, modern, ...(sdk ? { sdk: await sdkSession(daemon) } : {}) },
+      perListingUs: { mcp: [], socket: [], modern: [], sdk: [] },
     };
   } catch (error) {
     await daemon.stop();
@@ -79,44 +97,53 @@ async function listings(session: RawSession, count: number): Promise<void> {
   for (let i = 0; i < count; i++) await session.request('tools/list');
 }
 
-async function measure(roots: readonly string[], cpuProfDir: string | undefined): Promise<void> {
+async function measure(options: Options): Promise<void> {
   const builds: Build[] = [];
+  const channels: readonly Channel[] = options.sdk ? [...RAW, 'sdk'] : RAW;
+  const count = (channel: Channel, listings: number) =>
+    channel === 'sdk' ? Math.ceil(listings / SDK_SHARE) : listings;
   try {
-    for (const root of roots) builds.push(await open(root, cpuProfDir));
-    const digests = new Map<Channel, Set<string>>(CHANNELS.map((channel) => [channel, new Set()]));
-    for (const build of builds) {
-      for (const channel of CHANNELS) {
-        const digest = answerDigest(await build.sessions[channel].request('tools/list'));
-        console.log(`${build.root} ${channel}: ${digest}`);
-        digests.get(channel)?.add(digest);
-        await listings(build.sessions[channel], WARMUP);
-      }
-    }
-    for (const [channel, seen] of digests)
-      if (seen.size > 1) console.log(`WARNING: the builds answer differently on ${channel}`);
+    for (const root of options.roots) builds.push(await open(root, options.sdk, options.cpuProf));
+    await compareAnswers(builds);
+    for (const build of builds)
+      for (const channel of channels)
+        await listings(build.sessions[channel]!, count(channel, WARMUP));
     for (let round = 0; round < ROUNDS; round++) {
       // Each round swaps who goes first, so neither build always follows the other.
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-        for (const channel of CHANNELS) {
+        for (const channel of channels) {
+          const listed = count(channel, LISTINGS_PER_ROUND);
           const before = cpuMicros(build.daemon.pid);
-          await listings(build.sessions[channel], LISTINGS_PER_ROUND);
-          const spent = cpuMicros(build.daemon.pid) - before;
-          build.perListingUs[channel].push(spent / LISTINGS_PER_ROUND);
+          await listings(build.sessions[channel]!, listed);
+          build.perListingUs[channel].push((cpuMicros(build.daemon.pid) - before) / listed);
         }
       }
     }
-    report(builds);
+    report(builds, channels);
   } finally {
     for (const build of builds) {
-      for (const channel of CHANNELS) build.sessions[channel].close();
+      for (const session of Object.values(build.sessions)) session.close();
       await build.daemon.stop();
     }
   }
 }
 
-function report(builds: readonly Build[]): void {
+/** Every build's answer on every raw channel, hashed without its id: they must agree. */
+async function compareAnswers(builds: readonly Build[]): Promise<void> {
+  for (const channel of RAW) {
+    const seen = new Set<string>();
+    for (const build of builds) {
+      const digest = answerDigest(await build.sessions[channel]!.request('tools/list'));
+      console.log(`${build.root} ${channel}: ${digest}`);
+      seen.add(digest);
+    }
+    if (seen.size > 1) console.log(`WARNING: the builds answer differently on ${channel}`);
+  }
+}
+
+function report(builds: readonly Build[], channels: readonly Channel[]): void {
   for (const build of builds) {
-    const figures = CHANNELS.map((channel) => {
+    const figures = channels.map((channel) => {
       const us = build.perListingUs[channel];
       const rounds = us.map((value) => (value / 1000).toFixed(2)).join(' ');
       return `${channel} ${(median(us) / 1000).toFixed(2)} ms (rounds: ${rounds})`;
@@ -125,15 +152,22 @@ function report(builds: readonly Build[]): void {
   }
 }
 
-function parseArgs(argv: readonly string[]): { roots: string[]; cpuProfDir?: string } {
-  const roots = [repoRoot];
-  let cpuProfDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--cpu-prof') cpuProfDir = argv[++i];
-    else roots.push(argv[i]!);
-  }
-  return cpuProfDir === undefined ? { roots } : { roots, cpuProfDir };
+interface Options {
+  readonly roots: readonly string[];
+  readonly sdk: boolean;
+  readonly cpuProf?: string;
 }
 
-const args = parseArgs(process.argv.slice(2));
-await measure(args.roots, args.cpuProfDir);
+function parseArgs(argv: readonly string[]): Options {
+  const roots = [repoRoot];
+  let cpuProf: string | undefined;
+  let sdk = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--cpu-prof') cpuProf = argv[++i];
+    else if (argv[i] === '--sdk') sdk = true;
+    else roots.push(argv[i]!);
+  }
+  return cpuProf === undefined ? { roots, sdk } : { roots, sdk, cpuProf };
+}
+
+await measure(parseArgs(process.argv.slice(2)));
