@@ -41,6 +41,8 @@ export interface DaemonOptions {
   readonly nodeArgs?: readonly string[];
   /** Receives the daemon's stdout (e.g. `--trace-gc` lines); ignored when absent. */
   readonly onStdout?: (chunk: string) => void;
+  /** The `bin/coffer.js` to run: another built clone's, to set two builds side by side. */
+  readonly bin?: string;
 }
 
 /** Node flags that write a CPU profile into `dir` when the process exits. */
@@ -63,9 +65,10 @@ export async function newHome(extra: Readonly<Record<string, string>> = {}) {
 
 export async function startDaemon(options: DaemonOptions = {}): Promise<BenchDaemon> {
   const { home, env } = await newHome(options.env);
+  const bin = options.bin ?? cofferBin;
   const child = spawnOwned(
     process.execPath,
-    [...cpuProfArgs(options.cpuProfDir), ...(options.nodeArgs ?? []), cofferBin, 'daemon'],
+    [...cpuProfArgs(options.cpuProfDir), ...(options.nodeArgs ?? []), bin, 'daemon'],
     {
       env,
       stdio: ['ignore', options.onStdout === undefined ? 'ignore' : 'pipe', 'pipe'],
@@ -93,7 +96,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<BenchDae
       await api('POST', '/servers', { ...server, transport: 'stdio' });
     },
     async stop() {
-      await stopDaemonAt(env, info.pid);
+      await stopDaemonAt(env, info.pid, bin);
       await stopChild(child);
       rmSync(home, { recursive: true, force: true });
     },
@@ -142,8 +145,12 @@ export async function readDaemonFile(home: string, exited: () => boolean): Promi
 const execFileAsync = promisify(execFile);
 
 /** `coffer stop` for that home; the pid is killed only if it outlives the stop. */
-export async function stopDaemonAt(env: NodeJS.ProcessEnv, pid?: number): Promise<void> {
-  await execFileAsync(process.execPath, [cofferBin, 'stop'], { env, timeout: 15_000 }).catch(
+export async function stopDaemonAt(
+  env: NodeJS.ProcessEnv,
+  pid?: number,
+  bin = cofferBin,
+): Promise<void> {
+  await execFileAsync(process.execPath, [bin, 'stop'], { env, timeout: 15_000 }).catch(
     () => undefined,
   );
   if (pid !== undefined && !(await waitGone(pid, 10_000)) && isAlive(pid)) {

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRequest, isResponse, messageProblem } from './json-rpc-shape.js';
 import { keepAlive, PostExchange, SSE_HEADERS, sseEvent } from './post-exchange.js';
-import { SerializedResults } from './serialized-results.js';
+import { SerializedResults, type WireText } from './serialized-results.js';
 
 /** As the SDK's transport: more messages in one POST is refused. */
 const MAX_BATCH = 100;
@@ -43,10 +43,12 @@ export class JsonFirstTransport implements Transport {
   private standalone: ServerResponse | undefined;
   private closed = false;
   private readonly serialize: (message: JSONRPCMessage) => string;
+  private readonly encode: (message: JSONRPCMessage) => WireText;
 
   constructor(private readonly options: JsonFirstTransportOptions) {
     const results = options.results ?? new SerializedResults();
     this.serialize = (message) => results.serialize(message);
+    this.encode = (message) => results.encode(message);
   }
 
   async start(): Promise<void> {}
@@ -153,6 +155,7 @@ export class JsonFirstTransport implements Transport {
       sessionId: this.sessionId,
       streamAfterMs: this.options.streamAfterMs ?? 10_000,
       serialize: this.serialize,
+      encode: this.encode,
     });
     for (const id of ids) this.exchanges.set(id, exchange);
     res.once('close', () => {

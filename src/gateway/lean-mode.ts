@@ -1,3 +1,4 @@
+import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 import { callToolDefinition, searchToolDefinition } from './builtin-tools.js';
 import type { SessionCatalog } from './session-catalog.js';
@@ -13,11 +14,16 @@ export type ListingCatalog = Pick<SessionCatalog, 'list' | 'resolve'>;
  * lean client that calls a found tool by its own name is served like any other.
  */
 export function toolSurface(catalog: SessionCatalog, mode: ToolsMode): ListingCatalog {
+  const lean = [searchToolDefinition('lean'), callToolDefinition()];
+  // The same array while the catalog's is: a warm listing neither copies nor compares it.
+  let full: { from: JsonObject[]; listed: JsonObject[] } | undefined;
   return {
     list: async (kind) => {
       if (kind.type !== 'tool') return catalog.list(kind);
-      if (mode === 'lean') return [searchToolDefinition('lean'), callToolDefinition()];
-      return [searchToolDefinition('full'), ...(await catalog.list(kind))];
+      if (mode === 'lean') return lean;
+      const from = await catalog.list(kind);
+      if (full?.from !== from) full = { from, listed: [searchToolDefinition('full'), ...from] };
+      return full.listed;
     },
     resolve: (type, exposed) => catalog.resolve(type, exposed),
   };

@@ -3,12 +3,13 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { WireText } from './serialized-results.js';
 import type { TransportParts } from './session.js';
 
 export interface LineTransportOptions extends TransportParts {
   readonly sessionId: string;
-  /** Writes one line (without its newline) to the connection. */
-  readonly write: (line: string) => void;
+  /** Writes one line, its newline included, to the connection. */
+  readonly write: (line: WireText) => void;
   /** Ends the connection (the session closed). */
   readonly end: () => void;
 }
@@ -40,7 +41,7 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.closed) return Promise.reject(new Error('Not connected'));
-    this.options.write(this.options.results.serialize(message));
+    this.options.write(this.options.results.encode(message, '\n'));
     return Promise.resolve();
   }
 

@@ -39,7 +39,8 @@ export function serveModernPost(
     batch: false,
     sessionId: undefined,
     streamAfterMs: STREAM_AFTER_MS,
-    serialize: (out) => JSON.stringify(out),
+    serialize: (out) => service.serialized.serialize(out),
+    encode: (out) => service.serialized.encode(out),
     statusOf: modernAnswerStatus,
   });
   let ended = false;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { wireLength, type WireText } from './serialized-results.js';
 
 /** SSE comment sent on an idle stream so proxies and clients keep it open. */
 export const SSE_KEEP_ALIVE_MS = 15_000;
@@ -38,6 +39,8 @@ export interface PostExchangeOptions {
   readonly streamAfterMs: number;
   /** JSON text of a message (SerializedResults reuses kept results). */
   readonly serialize: (message: JSONRPCMessage) => string;
+  /** The same as the body of a JSON answer: bytes where they are kept; default serialize. */
+  readonly encode?: (message: JSONRPCMessage) => WireText;
   /** The HTTP status of a JSON (not streamed, not batched) answer; default 200. */
   readonly statusOf?: (answer: JSONRPCMessage) => number;
 }
@@ -96,27 +99,32 @@ export class PostExchange {
 
   private finish(): void {
     clearTimeout(this.timer);
-    const { res, ids, batch, sessionId, serialize } = this.options;
+    const { res, batch, sessionId, serialize } = this.options;
     if (this.streaming) return void res.end();
-    const answers = ids.flatMap((id) => {
+    const answers = this.options.ids.flatMap((id) => {
       const answer = this.answers.get(id);
-      return answer === undefined ? [] : [serialize(answer)];
+      return answer === undefined ? [] : [answer];
     });
     // Every request of it was cancelled: a stream that ends without a message, since a
     // 200 JSON response must carry one (docs/SECURITY.md: the one 200 without an answer).
-    if (answers.length === 0) {
+    const single = answers[0];
+    if (single === undefined) {
       this.stream();
       return void res.end();
     }
-    const body = batch ? `[${answers.join(',')}]` : answers[0]!;
-    const single = batch ? undefined : this.answers.get(ids[0]!);
-    const status = single === undefined ? 200 : (this.options.statusOf?.(single) ?? 200);
+    const body = batch
+      ? `[${answers.map((answer) => serialize(answer)).join(',')}]`
+      : (this.options.encode ?? serialize)(single);
+    const status = batch ? 200 : (this.options.statusOf?.(single) ?? 200);
     res.writeHead(status, {
       'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
+      'content-length': wireLength(body),
       ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
     });
-    res.end(body);
+    // Writes after the first are corked by node:http until the end: one writev.
+    if (typeof body === 'string') return void res.end(body);
+    for (const chunk of body.slice(0, -1)) res.write(chunk);
+    res.end(body.at(-1));
   }
 
   private stream(): void {

@@ -64,6 +64,8 @@ export class SessionCatalog {
   private readonly heldTools = new HeldTools();
   /** Loads whose late arrival is already watched for: it is announced once. */
   private readonly lateAnnounced = new WeakSet<Promise<LoadedList>>();
+  /** Loads that have arrived: a warm listing races no deadline (a timer per server). */
+  private readonly arrived = new WeakSet<Promise<LoadedList>>();
 
   constructor(private readonly deps: SessionCatalogDeps) {}
 
@@ -211,9 +213,12 @@ export class SessionCatalog {
     });
     const key = cacheKey(server.name, kind.type);
     this.cache.set(key, { expiresAt: this.deps.clock.now().getTime() + this.deps.ttlMs, list });
-    list.catch(() => {
-      if (this.cache.get(key)?.list === list) this.cache.delete(key);
-    });
+    list.then(
+      () => this.arrived.add(list),
+      () => {
+        if (this.cache.get(key)?.list === list) this.cache.delete(key);
+      },
+    );
     return list;
   }
 
@@ -223,6 +228,7 @@ export class SessionCatalog {
    */
   private withinDeadline(server: ServerRecord, kind: CapabilityKind): Promise<LoadedList> {
     const list = this.load(server, kind);
+    if (this.arrived.has(list)) return list;
     if (this.lateAnnounced.has(list)) return withinListDeadline(this.deps, server, kind, list);
     this.lateAnnounced.add(list);
     return withinListDeadline(this.deps, server, kind, list, () =>

@@ -12,12 +12,15 @@ import { LineReader } from './line-reader.js';
 import { LineTransport } from './line-transport.js';
 import type { MessageRouter } from './router/message-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
+import type { WireText } from './serialized-results.js';
 import type { Session } from './session.js';
 import { parseHello, READY_LINE, refusedLine, type Hello } from './socket-hello.js';
 
 /** The part of a socket (net.Socket) a connection uses. */
 export interface LineSocket {
-  write(text: string): unknown;
+  write(data: string | Uint8Array): unknown;
+  cork(): unknown;
+  uncork(): unknown;
   end(): unknown;
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on(event: 'close', listener: () => void): unknown;
@@ -80,7 +83,17 @@ export class SocketConnection {
   }
 
   private write(line: string): void {
-    if (this.state !== 'closed') this.socket.write(`${line}\n`);
+    this.writeRaw(`${line}\n`);
+  }
+
+  /** Text or bytes that end with their own newline (a session's message, LineTransport). */
+  private writeRaw(data: WireText): void {
+    if (this.state === 'closed') return;
+    if (typeof data === 'string') return void this.socket.write(data);
+    // Chunks around a kept result's bytes: corked, so they leave in one writev, uncopied.
+    this.socket.cork();
+    for (const chunk of data) this.socket.write(chunk);
+    this.socket.uncork();
   }
 
   private line(line: Buffer): void {
@@ -156,8 +169,9 @@ export class SocketConnection {
     }
     if (this.modern === undefined) {
       const hello = this.hello!;
-      this.modern = this.options.gateway.stateless.get(hello.scope, hello.mode).channel((out) => {
-        this.write(JSON.stringify(out));
+      const service = this.options.gateway.stateless.get(hello.scope, hello.mode);
+      this.modern = service.channel((out) => {
+        this.writeRaw(service.serialized.encode(out, '\n'));
         return Promise.resolve();
       });
       this.state = 'modern';
@@ -182,7 +196,7 @@ export class SocketConnection {
           this.transport = new LineTransport({
             ...parts,
             sessionId: randomUUID(),
-            write: (line) => this.write(line),
+            write: (line) => this.writeRaw(line),
             end: () => this.end(),
           });
           return this.transport;

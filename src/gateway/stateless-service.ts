@@ -9,6 +9,7 @@ import {
 import type { GatewayContext } from './gateway-context.js';
 import { ListAnswers } from './list-answers.js';
 import { ListenHub } from './listen-hub.js';
+import { ModernResults } from './modern-results.js';
 import { RequestLogs } from './request-logs.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { ownedBy, RESOURCE_TARGET } from './session-subscriptions.js';
@@ -68,6 +69,11 @@ export class StatelessService {
   );
   private readonly parts: SessionParts;
   private readonly methods: MethodTable;
+  /**
+   * Serialisations of the results every channel sends again and again (a warm list, in
+   * its 2026-07-28 form): the channels write their answers through it.
+   */
+  readonly serialized = new SerializedResults();
 
   constructor(private readonly options: StatelessServiceOptions) {
     const { context, scope } = options;
@@ -113,7 +119,8 @@ export class StatelessService {
                 ? undefined
                 : (await catalog.resolve('tool', name))?.item,
           }),
-          lists: new ListAnswers(this.parts.listing, new SerializedResults()),
+          lists: new ListAnswers(this.parts.listing, this.serialized),
+          modern: new ModernResults(this.serialized),
           catalog: this.parts.listing,
           relay: this.parts.relay,
           ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),

@@ -10,7 +10,7 @@ import type { UpstreamPool } from '../upstream-pool.js';
 import type { InputBridge } from '../input-bridge.js';
 import type { ListenHub } from '../listen-hub.js';
 import type { ResourceSubscriptions } from '../resource-subscriptions.js';
-import { modernResult } from '../modern-results.js';
+import type { ModernResults } from '../modern-results.js';
 import { modernResourceNotFound } from './handlers/resource-not-found.js';
 import { completeHandler } from './handlers/complete.js';
 import { discoverHandler, type DiscoverParts } from './handlers/discover.js';
@@ -90,6 +90,8 @@ export interface StatelessMethodParts extends Omit<
   readonly stopping: AbortSignal;
   /** The 2026-07-28 tasks extension (docs/TASKS.md). */
   readonly tasks: TaskExtension;
+  /** Results in their 2026-07-28 form; a list's made once while it is unchanged. */
+  readonly modern: ModernResults;
 }
 
 /**
@@ -118,7 +120,7 @@ export function statelessMethods(parts: StatelessMethodParts): MethodTable {
         : handler;
       return [
         method,
-        async (params, context) => modernResult(method, await bridged(params, context)),
+        async (params, context) => parts.modern.of(method, await bridged(params, context)),
       ];
     }),
   );

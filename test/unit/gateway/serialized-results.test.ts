@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { SerializedResults } from '../../../src/gateway/serialized-results.js';
+import {
+  SerializedResults,
+  wireLength,
+  wireString,
+} from '../../../src/gateway/serialized-results.js';
 
 describe('SerializedResults', () => {
   const result = { tools: [{ name: 'a', description: 'quote " and \u2028 line sep' }] };
@@ -38,5 +42,30 @@ describe('SerializedResults', () => {
     });
     const notification = { jsonrpc: '2.0', method: 'notifications/progress' } as JSONRPCMessage;
     expect(results.serialize(notification)).toBe(JSON.stringify(notification));
+  });
+
+  it('encodes a kept result as chunks holding the very bytes a fresh serialisation has', () => {
+    const results = new SerializedResults();
+    results.keep(result);
+    const kept = new Set<Buffer>();
+    for (const id of [1, 'x"y', 'é✓', 2]) {
+      const fresh = Buffer.from(`${JSON.stringify(answer(id))}\n`);
+      const wire = results.encode(answer(id), '\n');
+      expect(typeof wire).not.toBe('string');
+      expect(Buffer.concat(wire as Buffer[]).equals(fresh)).toBe(true);
+      expect(wireLength(wire)).toBe(fresh.length);
+      expect(wireString(wire)).toBe(fresh.toString('utf8'));
+      kept.add((wire as Buffer[])[1]!);
+    }
+    // One buffer of the result for every answer: encoded once, never copied.
+    expect(kept.size).toBe(1);
+  });
+
+  it('encodes anything not kept as text, with the end asked for', () => {
+    const results = new SerializedResults();
+    const message = answer(3, { items: ['ü'] });
+    expect(results.encode(message)).toBe(JSON.stringify(message));
+    expect(results.encode(message, '\n')).toBe(`${JSON.stringify(message)}\n`);
+    expect(wireLength(results.encode(message))).toBe(Buffer.byteLength(JSON.stringify(message)));
   });
 });

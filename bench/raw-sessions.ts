@@ -1,0 +1,167 @@
+/**
+ * MCP sessions with a daemon through a raw client: node:http on /mcp, or the shim's socket
+ * channel (docs/ARCHITECTURE.md), one request at a time. An answer is handed back as the
+ * bytes the daemon wrote, unparsed, so the client's own CPU stays small beside the
+ * daemon's (an SDK client parses every tool with zod).
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import { createConnection, type Socket } from 'node:net';
+
+export interface RawSession {
+  /** Sends a request and resolves with its answer's bytes (one JSON-RPC message). */
+  request(method: string, params?: Record<string, unknown>): Promise<Buffer>;
+  close(): void;
+}
+
+const PROTOCOL_VERSION = '2025-06-18';
+const INITIALIZE = {
+  protocolVersion: PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'coffer-bench-raw', version: '0.0.0' },
+};
+
+const message = (id: number | undefined, method: string, params?: object): string =>
+  JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params });
+
+/** One keep-alive connection to `<url>/mcp`, posting one body at a time. */
+function httpPoster(url: string, token: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const { port } = new URL(url);
+  const post = (body: string, extra: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: Buffer; session?: string }>((resolve, reject) => {
+      const headers: Record<string, string | number> = {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'content-length': Buffer.byteLength(body),
+        ...extra,
+      };
+      const options = { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers };
+      const req = httpRequest(options, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const session = res.headers['mcp-session-id'];
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks),
+            ...(typeof session === 'string' ? { session } : {}),
+          });
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  return { post, close: () => agent.destroy() };
+}
+
+/** An initialized session on `<url>/mcp`, over one keep-alive connection. */
+export async function rawHttpSession(url: string, token: string): Promise<RawSession> {
+  const http = httpPoster(url, token);
+  let sessionId: string | undefined;
+  let nextId = 1;
+  const headers = (): Record<string, string> =>
+    sessionId === undefined
+      ? {}
+      : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
+  const session: RawSession = {
+    async request(method, params) {
+      const answer = await http.post(message(nextId++, method, params), headers());
+      if (answer.status !== 200)
+        throw new Error(`${method}: HTTP ${answer.status} ${answer.body.toString()}`);
+      if (answer.session !== undefined) sessionId = answer.session;
+      return answer.body;
+    },
+    close: http.close,
+  };
+  await session.request('initialize', INITIALIZE);
+  await http.post(message(undefined, 'notifications/initialized'), headers());
+  return session;
+}
+
+const MODERN_VERSION = '2026-07-28';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': INITIALIZE.clientInfo,
+};
+
+/** 2026-07-28 requests on `<url>/mcp`: no session, the envelope in every request. */
+export function rawModernHttp(url: string, token: string): RawSession {
+  const http = httpPoster(url, token);
+  let nextId = 1;
+  return {
+    async request(method, params) {
+      const body = message(nextId++, method, { ...params, _meta: ENVELOPE });
+      const headers = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method };
+      const answer = await http.post(body, headers);
+      if (answer.status !== 200)
+        throw new Error(`${method}: HTTP ${answer.status} ${answer.body.toString()}`);
+      return answer.body;
+    },
+    close: http.close,
+  };
+}
+
+/** An initialized session on the daemon's socket channel (the one a shim opens). */
+export async function rawSocketSession(path: string, token: string): Promise<RawSession> {
+  const socket = createConnection(path);
+  const lines = new LineQueue(socket);
+  socket.write(`${JSON.stringify({ coffer: 'hello', version: 1, token })}\n`);
+  const ready = (await lines.next()).toString();
+  if (!ready.includes('"ready"')) throw new Error(`socket hello refused: ${ready}`);
+  let nextId = 1;
+  const session: RawSession = {
+    async request(method, params) {
+      const id = nextId++;
+      socket.write(`${message(id, method, params)}\n`);
+      const prefix = `{"jsonrpc":"2.0","id":${id},`;
+      for (;;) {
+        const line = await lines.next();
+        // Notifications (a log line, list_changed) may come in between: not this answer.
+        if (line.subarray(0, prefix.length).toString() === prefix) return line;
+      }
+    },
+    close: () => socket.destroy(),
+  };
+  await session.request('initialize', INITIALIZE);
+  socket.write(`${message(undefined, 'notifications/initialized')}\n`);
+  return session;
+}
+
+/** The lines a socket delivers, one `next()` each, as bytes without the newline. */
+class LineQueue {
+  private readonly ready: Buffer[] = [];
+  private readonly waiting: ((line: Buffer) => void)[] = [];
+  private partial: Buffer[] = [];
+  private failure: Error | undefined;
+
+  constructor(socket: Socket) {
+    socket.on('data', (chunk: Buffer) => this.feed(chunk));
+    socket.on('error', (error) => (this.failure = error));
+  }
+
+  next(): Promise<Buffer> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const line = this.ready.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private feed(chunk: Buffer): void {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, start)) {
+      this.partial.push(chunk.subarray(start, end));
+      this.emit(Buffer.concat(this.partial));
+      this.partial = [];
+      start = end + 1;
+    }
+    if (start < chunk.length) this.partial.push(chunk.subarray(start));
+  }
+
+  private emit(line: Buffer): void {
+    const waiter = this.waiting.shift();
+    if (waiter === undefined) this.ready.push(line);
+    else waiter(line);
+  }
+}
