@@ -72,6 +72,7 @@ export class Session {
   private readonly context: GatewayContext;
   private capabilities: JsonObject;
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     const { scope, context } = options;
@@ -196,8 +197,18 @@ export class Session {
     if (!this.closed) this.subscriptions.renew(ownedBy(this.scope, server));
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /**
+   * Closes the session; a second call waits for the first. The daemon stopping closes
+   * every session while a client's disconnect may be closing this one: returning at once
+   * let the daemon exit while this session's upstreams were still being ended, and they
+   * outlived it.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     this.closed = true;
     this.router.close();
     this.outbound.closeAll();

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePortRange } from '../../../support/free-port-range.js';
+import { upstreamPids } from '../../../support/upstream-processes.js';
 import { killAll, pidsWithArg, pidsWithEnv } from '../../../integration/shim/support/processes.js';
 import { cofferBin, repoRoot } from '../../../integration/shim/support/shim-client.js';
 
@@ -42,7 +43,12 @@ export async function createCofferHome(): Promise<CofferHome> {
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DaemonFile) : undefined;
   };
   const processes = (): number[] => [
-    ...new Set([...pidsWithEnv('COFFER_HOME', home), ...markers.flatMap(pidsWithArg)]),
+    ...new Set([
+      ...pidsWithEnv('COFFER_HOME', home),
+      ...markers.flatMap(pidsWithArg),
+      // Upstreams run with a clean environment: the daemon's records name them.
+      ...upstreamPids(home),
+    ]),
   ];
   const coffer = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
