@@ -137,12 +137,15 @@ export async function addFixture(
   daemon: RunningDaemon,
   name: string,
   args: readonly string[] = [],
+  /** `shared: true` registers it shared by every session (opt-in). */
+  settings: { shared?: boolean } = {},
 ): Promise<void> {
   const added = await daemon.api('POST', '/servers', {
     name,
     transport: 'stdio',
     command: process.execPath,
     args: [fixtureServer, ...args],
+    ...settings,
   });
   if (added.status !== 201)
     throw new Error(`adding ${name} answered ${added.status}: ${JSON.stringify(added.body)}`);

@@ -6,12 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import {
-  addFixture,
-  fixtureServer,
-  startDaemon,
-  type RunningDaemon,
-} from '../../support/running-daemon.js';
+import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { textOf } from '../../support/tool-result.js';
 import { recordedPids } from '../../support/upstream-processes.js';
 
@@ -35,14 +30,7 @@ describe('a 2025 upstream marked shared', () => {
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    const added = await daemon.api('POST', '/servers', {
-      name: 'shared',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [fixtureServer],
-      shared: true,
-    });
-    expect(added.status).toBe(201);
+    await addFixture(daemon, 'shared', [], { shared: true });
     await addFixture(daemon, 'own');
     first = await daemon.client({ name: 'first', capabilities: { roots: {} } });
     second = await daemon.client({ name: 'second', capabilities: { roots: {} } });

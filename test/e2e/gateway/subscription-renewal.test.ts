@@ -1,12 +1,7 @@
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import {
-  addFixture,
-  fixtureServer,
-  startDaemon,
-  type RunningDaemon,
-} from '../../support/running-daemon.js';
+import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { textOf } from '../../support/tool-result.js';
 import { recordedPids } from '../../support/upstream-processes.js';
 
@@ -23,14 +18,7 @@ describe('resource subscriptions after the upstream process died', () => {
   beforeAll(async () => {
     daemon = await startDaemon();
     await addFixture(daemon, 'own');
-    const added = await daemon.api('POST', '/servers', {
-      name: 'shared',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [fixtureServer],
-      shared: true,
-    });
-    expect(added.status).toBe(201);
+    await addFixture(daemon, 'shared', [], { shared: true });
   });
 
   afterAll(async () => {
