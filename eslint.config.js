@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import checkFile from 'eslint-plugin-check-file';
-import { layers } from './tools/layers.js';
+import { forbiddenModules, layers } from './tools/layers.js';
 
 /** One no-restricted-imports block per layer, each pattern carrying the reason. */
 function layeringBlocks() {
@@ -16,6 +16,10 @@ function layeringBlocks() {
         'no-restricted-imports': [
           'error',
           {
+            paths: forbiddenModules.flatMap(({ name, message }) => [
+              { name, message },
+              { name: name.replace(/^node:/, ''), message },
+            ]),
             patterns: forbidden.map((other) => ({
               group: [`**/${other}/*`, `**/${other}`],
               message: `${layer} may not import ${other}: ${layers[layer].why}`,

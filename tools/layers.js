@@ -74,3 +74,15 @@ export const layers = {
 
 /** Entry files at src/ top level that may import anything (they choose a mode). */
 export const entryFiles = ['main.ts'];
+
+/**
+ * Node modules src/ must not import, with why: read by ESLint (no-restricted-imports) and
+ * test/unit/architecture/layering.test.ts.
+ */
+export const forbiddenModules = [
+  {
+    name: 'node:async_hooks',
+    message:
+      'no AsyncLocalStorage in Coffer: on Node 20 it turns on a promise hook for every promise of the process (a fifth of the daemon CPU per relayed call, docs/PERFORMANCE.md). Pass the trace or caller along in the request context instead.',
+  },
+];

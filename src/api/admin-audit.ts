@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { currentTrace } from '../observability/trace-context.js';
 import type { ApiServices } from './api-services.js';
+import { traceOf } from './request-context.js';
 
 /** Longest `client_name` kept from a User-Agent: enough to tell the CLI from a browser. */
 const MAX_CLIENT_NAME = 120;
@@ -26,7 +26,7 @@ export function recordAdmin(services: ApiServices, c: Context, entry: AdminActio
     const agent = c.req.header('user-agent');
     sink.record({
       at: services.clock.now().toISOString(),
-      trace_id: currentTrace()?.traceId ?? null,
+      trace_id: traceOf(c).traceId,
       session_id: null,
       client_name: agent === undefined ? null : agent.slice(0, MAX_CLIENT_NAME),
       client_version: null,

@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { CofferError, toCofferError, type ErrorCode } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { currentTrace, newTraceId } from '../observability/trace-context.js';
 import { statusForCode } from './error-status.js';
+import { traceOf } from './request-context.js';
 
 /** The body of every error the API answers. */
 export interface ApiErrorBody {
@@ -39,7 +39,7 @@ function fromHttpException(error: HTTPException): CofferError {
 export function errorResponse(c: Context, thrown: unknown, logger: Logger): Response {
   const error = thrown instanceof HTTPException ? fromHttpException(thrown) : toCofferError(thrown);
   const status = statusForCode(error.code);
-  const traceId = currentTrace()?.traceId ?? newTraceId();
+  const { traceId } = traceOf(c);
   const internal = error.code === 'INTERNAL';
   if (status >= 500) {
     logger.error({ err: error.cause ?? error, code: error.code, traceId }, 'API request failed');

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { CofferError } from '../domain/errors.js';
 import type { ToolRunner } from '../domain/ports.js';
+import { traceOf } from './request-context.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { requireServer } from './server-lookup.js';
@@ -36,6 +37,7 @@ export function toolCallRoutes(services: ApiServices): Hono {
     await requireServer(services.servers, name);
     const run = await runner().callTool(name, input.tool, input.arguments, {
       client_name: PLAYGROUND_CLIENT,
+      trace_id: traceOf(c).traceId,
     });
     return c.json(run);
   });

@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { Logger } from '../observability/logger.js';
+import { traceFields, type Logger } from '../observability/logger.js';
+import { requestTrace } from '../observability/request-trace.js';
 import { errorResponseFor } from './error-response.js';
 
 /**
@@ -36,8 +37,13 @@ export function createDaemonApi(options: DaemonApiOptions): DaemonApi {
   app.all('*', (c) => options.forward(c.req.raw));
 
   app.onError((error, c) => {
-    options.logger.error({ err: error, path: c.req.path }, 'API request failed');
-    const { status, body } = errorResponseFor(error);
+    const incoming = c.env?.incoming;
+    const trace = incoming === undefined ? undefined : requestTrace(incoming);
+    options.logger.error(
+      { err: error, path: c.req.path, ...traceFields(trace) },
+      'API request failed',
+    );
+    const { status, body } = errorResponseFor(error, trace);
     return c.json(body, status as 500);
   });
 

@@ -3,7 +3,9 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context, type Next } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '../domain/errors.js';
-import type { Logger } from '../observability/logger.js';
+import { traceFields, type Logger } from '../observability/logger.js';
+import { requestTrace } from '../observability/request-trace.js';
+import type { TraceContext } from '../observability/trace-context.js';
 import { checkAccess, checkBrowserAccess, type AccessDecision } from './access-guard.js';
 import type { DaemonApi } from './daemon-api.js';
 import type { DaemonServices } from './daemon-services.js';
@@ -65,8 +67,9 @@ export function errorAnswer(
   message: string,
   headers: Record<string, string> = {},
   hint?: string,
+  trace?: TraceContext,
 ): Response {
-  return jsonAnswer(status, errorBody(code, message, hint), headers);
+  return jsonAnswer(status, errorBody(code, message, hint, trace), headers);
 }
 
 const isGet = (c: EdgeContext): boolean => c.env.incoming.method === 'GET';
@@ -142,13 +145,23 @@ function refusal(c: EdgeContext, options: DaemonRouterOptions): Response | undef
     if (ui?.wantsPage(req, path) === true) return raw(c, (_, res) => ui.denied(res, decision));
     const challenge: Record<string, string> =
       decision.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {};
-    return errorAnswer(decision.status, decision.code, decision.message, challenge, decision.hint);
+    return errorAnswer(
+      decision.status,
+      decision.code,
+      decision.message,
+      challenge,
+      decision.hint,
+      requestTrace(req),
+    );
   }
   if (!isCanonicalPath(path)) {
     return errorAnswer(
       400,
       'INVALID_INPUT',
       'Malformed path: percent-encode it, without "." or ".." segments',
+      {},
+      undefined,
+      requestTrace(req),
     );
   }
   c.set('browser', browser);
@@ -170,10 +183,14 @@ function mcpRoute(options: DaemonRouterOptions, server: (c: EdgeContext) => stri
     const name = server(c);
     const { incoming: req, outgoing: res } = c.env;
     options.services.handleMcp(req, res, name).catch((error: unknown) => {
-      options.logger.error({ err: error, server: name }, 'MCP request failed');
+      const trace = requestTrace(req);
+      options.logger.error(
+        { err: error, server: name, ...traceFields(trace) },
+        'MCP request failed',
+      );
       if (res.headersSent) res.destroy();
       else {
-        const { status, body } = errorResponseFor(error);
+        const { status, body } = errorResponseFor(error, trace);
         const payload = JSON.stringify(body);
         res.writeHead(status, {
           'content-type': 'application/json; charset=utf-8',
@@ -200,7 +217,14 @@ function uiRoutes(
       if (c.req.method !== 'POST') return serveFile(c, ui, logger);
       // A session must not mint more sessions: codes are for whoever holds the token.
       if (c.get('browser'))
-        return errorAnswer(403, 'FORBIDDEN', 'Login codes are issued to the token holder');
+        return errorAnswer(
+          403,
+          'FORBIDDEN',
+          'Login codes are issued to the token holder',
+          {},
+          undefined,
+          requestTrace(c.env.incoming),
+        );
       return raw(c, (_, res) => ui.issueCode(res));
     }),
   );
@@ -212,12 +236,15 @@ async function serveFile(c: EdgeContext, ui: UiRoutes, logger: Logger): Promise<
   try {
     if (await ui.serveFile(req, res, path)) return RESPONSE_ALREADY_SENT;
   } catch (error) {
-    logger.error({ err: error }, 'serving a UI file failed');
-    if (!res.headersSent) return errorAnswer(500, 'INTERNAL', 'Internal error');
+    const trace = requestTrace(req);
+    logger.error({ err: error, ...traceFields(trace) }, 'serving a UI file failed');
+    if (!res.headersSent)
+      return errorAnswer(500, 'INTERNAL', 'Internal error', {}, undefined, trace);
     res.destroy();
     return RESPONSE_ALREADY_SENT;
   }
-  return errorAnswer(404, 'NOT_FOUND', `No route for ${req.method ?? 'GET'} ${path}`);
+  const missing = `No route for ${req.method ?? 'GET'} ${path}`;
+  return errorAnswer(404, 'NOT_FOUND', missing, {}, undefined, requestTrace(req));
 }
 
 /**
@@ -254,7 +281,14 @@ export function createDaemonEdge(options: DaemonRouterOptions): Edge {
       if (segment === undefined) return next();
       const name = decodeSegment(segment);
       if (name === undefined)
-        return errorAnswer(400, 'INVALID_INPUT', 'Malformed server name in path');
+        return errorAnswer(
+          400,
+          'INVALID_INPUT',
+          'Malformed server name in path',
+          {},
+          undefined,
+          requestTrace(c.env.incoming),
+        );
       return mcpRoute(options, () => name)(c);
     }),
   );
@@ -273,15 +307,19 @@ export function createDaemonEdge(options: DaemonRouterOptions): Edge {
             404,
             'NOT_FOUND',
             `No route for ${c.env.incoming.method ?? 'GET'} ${c.req.path}`,
+            {},
+            undefined,
+            requestTrace(c.env.incoming),
           )),
   );
   app.onError((error, c) => {
-    logger.error({ err: error, path: c.req.path }, 'request failed');
+    const trace = requestTrace(c.env.incoming);
+    logger.error({ err: error, path: c.req.path, ...traceFields(trace) }, 'request failed');
     if (c.env.outgoing.headersSent) {
       c.env.outgoing.destroy();
       return RESPONSE_ALREADY_SENT;
     }
-    const { status, body } = errorResponseFor(error);
+    const { status, body } = errorResponseFor(error, trace);
     return jsonAnswer(status, body);
   });
   return app;

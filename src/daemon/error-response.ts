@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { isCofferError, type ErrorCode } from '../domain/errors.js';
-import { currentTrace } from '../observability/trace-context.js';
+import { requestTrace } from '../observability/request-trace.js';
+import type { TraceContext } from '../observability/trace-context.js';
 
 /** The JSON error body of every daemon-level HTTP error: `{error:{code,message,traceId}}`. */
 export interface ErrorBody {
@@ -12,13 +13,19 @@ export interface ErrorBody {
   };
 }
 
-export function errorBody(code: ErrorCode, message: string, hint?: string): ErrorBody {
+/** `trace` is the request's (request-trace.ts); without one the body names no trace. */
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  hint?: string,
+  trace?: TraceContext,
+): ErrorBody {
   return {
     error: {
       code,
       message,
       ...(hint === undefined ? {} : { hint }),
-      traceId: currentTrace()?.traceId,
+      traceId: trace?.traceId,
     },
   };
 }
@@ -37,16 +44,24 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
 };
 
 /** Status and body for anything thrown by a handler; unknown errors give no details. */
-export function errorResponseFor(error: unknown): { status: number; body: ErrorBody } {
+export function errorResponseFor(
+  error: unknown,
+  trace?: TraceContext,
+): { status: number; body: ErrorBody } {
   if (isCofferError(error) && error.code !== 'INTERNAL') {
     return {
       status: STATUS_BY_CODE[error.code] ?? 500,
-      body: errorBody(error.code, error.message, error.hint),
+      body: errorBody(error.code, error.message, error.hint, trace),
     };
   }
   return {
     status: 500,
-    body: errorBody('INTERNAL', 'Internal error; see logs/coffer.log for details'),
+    body: errorBody(
+      'INTERNAL',
+      'Internal error; see logs/coffer.log for details',
+      undefined,
+      trace,
+    ),
   };
 }
 
@@ -74,5 +89,5 @@ export function sendError(
   headers: Record<string, string> = {},
   hint?: string,
 ): void {
-  sendJson(res, status, errorBody(code, message, hint), headers);
+  sendJson(res, status, errorBody(code, message, hint, requestTrace(res.req)), headers);
 }

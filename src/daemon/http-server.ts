@@ -1,12 +1,8 @@
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Logger } from '../observability/logger.js';
-import {
-  newSpanId,
-  newTraceContext,
-  runWithTrace,
-  type TraceContext,
-} from '../observability/trace-context.js';
+import { traceFields, type Logger } from '../observability/logger.js';
+import { requestTrace } from '../observability/request-trace.js';
+import { newTraceContext } from '../observability/trace-context.js';
 import {
   createDaemonEdge,
   errorAnswer,
@@ -18,34 +14,35 @@ import { sendError } from './error-response.js';
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export type { DaemonRouterOptions } from './daemon-edge.js';
 
-const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
-
-/** Continues the caller's W3C trace when it sent one (e.g. the shim), else starts one. */
-function traceFor(req: IncomingMessage): TraceContext {
-  const header = req.headers.traceparent;
-  const match = typeof header === 'string' ? TRACEPARENT.exec(header.trim()) : null;
-  const traceId = match?.[1];
-  return traceId !== undefined && !/^0+$/.test(traceId)
-    ? { traceId, spanId: newSpanId() }
-    : newTraceContext();
-}
-
 /**
  * A request node-server cannot turn into a URL (no Host, a Host that is not a host name,
  * a backslash in the path) never reaches the edge app: refuse it the way the guard and
  * the path check would.
  */
 function unreadableRequest(error: unknown, logger: Logger): Response {
+  // node-server hands over the error alone, not the request: the answer gets a trace of
+  // its own, which the log line names too.
+  const trace = newTraceContext();
   if (!(error instanceof RequestError)) {
-    logger.error({ err: error }, 'request routing failed');
-    return errorAnswer(500, 'INTERNAL', 'Internal error');
+    logger.error({ err: error, ...traceFields(trace) }, 'request routing failed');
+    return errorAnswer(500, 'INTERNAL', 'Internal error', {}, undefined, trace);
   }
   if (/host/i.test(error.message))
-    return errorAnswer(403, 'FORBIDDEN', 'Host header does not name this loopback daemon');
+    return errorAnswer(
+      403,
+      'FORBIDDEN',
+      'Host header does not name this loopback daemon',
+      {},
+      undefined,
+      trace,
+    );
   return errorAnswer(
     400,
     'INVALID_INPUT',
     'Malformed path: percent-encode it, without "." or ".." segments',
+    {},
+    undefined,
+    trace,
   );
 }
 
@@ -58,6 +55,7 @@ function logRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): 
         path: pathnameOf(req.url),
         status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
+        ...traceFields(requestTrace(req)),
       },
       'http request',
     );
@@ -73,14 +71,12 @@ export function createDaemonRouter(options: DaemonRouterOptions): RequestHandler
     errorHandler: (error) => unreadableRequest(error, logger),
   });
   return (req, res) => {
-    runWithTrace(traceFor(req), () => {
-      // The line is debug only: below that level, no clock reading nor listener per request.
-      if (logger.isLevelEnabled('debug')) logRequest(req, res, logger);
-      listener(req, res).catch((error: unknown) => {
-        logger.error({ err: error }, 'request routing failed');
-        if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
-        else res.destroy();
-      });
+    // The line is debug only: below that level, no clock reading nor listener per request.
+    if (logger.isLevelEnabled('debug')) logRequest(req, res, logger);
+    listener(req, res).catch((error: unknown) => {
+      logger.error({ err: error, ...traceFields(requestTrace(req)) }, 'request routing failed');
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
+      else res.destroy();
     });
   };
 }

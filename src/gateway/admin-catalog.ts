@@ -14,6 +14,7 @@ import type {
   ServerRepository,
   ServerStatus,
   JsonObject,
+  AdminCaller,
   ToolRun,
   ToolRunner,
   UpstreamConnection,
@@ -144,7 +145,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     name: string,
     tool: string,
     args: JsonObject,
-    caller: { readonly client_name: string | null },
+    caller: AdminCaller,
   ): Promise<ToolRun> {
     const server = await this.record(name);
     return callToolAsAdmin({ ...this.deps, pool: this.pool }, server, tool, args, caller);

@@ -1,11 +1,18 @@
 import { disabledCode } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
-import type { ActivityEntry, ActivitySink, Clock, JsonObject, ToolRun } from '../domain/ports.js';
+import type {
+  ActivityEntry,
+  ActivitySink,
+  AdminCaller,
+  Clock,
+  JsonObject,
+  ToolRun,
+} from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import { guardEventOf, type GuardEvent } from '../domain/secret-refusals.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { toolChanged } from '../domain/tool-pin.js';
-import { currentTrace, traceparent } from '../observability/trace-context.js';
+import { childTrace, traceparent } from '../observability/trace-context.js';
 import { capabilityKinds } from './capability-kinds.js';
 import { breaksConnection } from './connection-failures.js';
 import { invalidHeaderTool } from './header-exclusions.js';
@@ -66,10 +73,12 @@ export async function callToolAsAdmin(
   server: ServerRecord,
   tool: string,
   args: JsonObject,
-  caller: { readonly client_name: string | null },
+  caller: AdminCaller,
 ): Promise<ToolRun> {
   const started = deps.clock.now().getTime();
-  const trace = currentTrace();
+  const trace = childTrace(
+    caller.trace_id === undefined ? undefined : { traceId: caller.trace_id },
+  );
   let result: JsonObject | undefined;
   let failure: { code: string; message: string } | undefined;
   const events: GuardEvent[] = [];
@@ -77,7 +86,7 @@ export async function callToolAsAdmin(
     await checkCallable(deps, server, tool);
     const params = { name: tool, arguments: args };
     events.push(...((await deps.secretGuard?.checkOutgoing(server.name, params)) ?? []));
-    const meta = trace === undefined ? {} : { _meta: { traceparent: traceparent(trace) } };
+    const meta = { _meta: { traceparent: traceparent(trace) } };
     const answered = await send(deps, server, { ...params, ...meta });
     const guarded = await deps.secretGuard?.redactResult(answered);
     result = guarded?.result ?? answered;
@@ -90,7 +99,7 @@ export async function callToolAsAdmin(
   const now = deps.clock.now();
   const activity: ActivityEntry = {
     at: now.toISOString(),
-    trace_id: trace?.traceId ?? null,
+    trace_id: trace.traceId,
     session_id: null,
     client_name: caller.client_name,
     client_version: null,

@@ -2,7 +2,7 @@ import type { CapabilityType } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError, type ActivitySink, type Clock } from '../domain/ports.js';
 import { guardEventOf, type GuardEvent } from '../domain/secret-refusals.js';
-import { currentTrace } from '../observability/trace-context.js';
+import type { TraceContext } from '../observability/trace-context.js';
 
 /** Who is calling, for the activity log. */
 export interface Caller {
@@ -15,6 +15,19 @@ export interface Caller {
 export interface AuditTarget {
   readonly server: string | null;
   readonly key: string;
+}
+
+/** One audited request as it ended: `error` undefined when it succeeded. */
+export interface AuditedRequest {
+  readonly method: string;
+  readonly type: CapabilityType;
+  readonly target: AuditTarget;
+  readonly started: number;
+  readonly error?: unknown;
+  readonly guarded?: readonly GuardEvent[];
+  readonly trace?: TraceContext | undefined;
+  /** Said per request (a 2026-07-28 envelope); else the session's caller. */
+  readonly caller?: Caller | undefined;
 }
 
 const AUDITED = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -36,14 +49,8 @@ export class CallAudit {
     return this.clock.now().getTime();
   }
 
-  record(
-    method: string,
-    type: CapabilityType,
-    target: AuditTarget,
-    started: number,
-    error: unknown,
-    guarded: readonly GuardEvent[] = [],
-  ): void {
+  record(request: AuditedRequest): void {
+    const { method, type, target, started, error, guarded = [], trace, caller } = request;
     if (!AUDITED.has(method)) return;
     const now = this.clock.now();
     const code = error === undefined ? null : errorCodeOf(error);
@@ -51,8 +58,8 @@ export class CallAudit {
     const events = refusal === undefined ? guarded : [...guarded, refusal];
     this.activity.record({
       at: now.toISOString(),
-      trace_id: currentTrace()?.traceId ?? null,
-      ...this.caller(),
+      trace_id: trace?.traceId ?? null,
+      ...(caller ?? this.caller()),
       server: target.server,
       capability_type: type,
       capability_key: target.key,

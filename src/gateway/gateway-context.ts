@@ -1,4 +1,5 @@
 import type { Logger } from '../observability/logger.js';
+import type { TraceContext } from '../observability/trace-context.js';
 import type {
   ActivitySink,
   Clock,
@@ -40,7 +41,7 @@ export interface GatewayContext {
   /** Enabled servers, all or the one named. */
   readonly enabledServers: (only?: string) => Promise<readonly ServerRecord[]>;
   readonly upstreamLog: (server: string, params: JsonObject | undefined) => void;
-  readonly logFailure: (method: string, error: unknown) => void;
+  readonly logFailure: (method: string, error: unknown, trace?: TraceContext) => void;
   /** The per-server limit on live upstream processes, shared with the admin catalog. */
   readonly processSlots?: ProcessSlots;
   /** A session with no request for this long is closed with its upstreams (30 min). */

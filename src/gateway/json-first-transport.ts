@@ -6,6 +6,7 @@ import type {
 import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
+  type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRequest, isResponse, messageProblem } from './json-rpc-shape.js';
@@ -38,7 +39,7 @@ export class JsonFirstTransport implements Transport {
   sessionId: string | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   private readonly exchanges = new Map<RequestId, PostExchange>();
   private standalone: ServerResponse | undefined;
   private closed = false;
@@ -142,10 +143,12 @@ export class JsonFirstTransport implements Transport {
     const initializes = messages.some((m) => 'method' in m && m.method === 'initialize');
     const refusal = initializes ? this.initialize(messages.length) : this.check(req);
     if (refusal !== undefined) return this.refuse(res, ...refusal);
+    // As the SDK's HTTP transport does: the request's headers (its traceparent) go along.
+    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
     const ids = messages.filter(isRequest).map((m) => m.id);
     if (ids.length === 0) {
       res.writeHead(202).end();
-      for (const message of messages) this.onmessage?.(message);
+      for (const message of messages) this.onmessage?.(message, extra);
       return;
     }
     const exchange = new PostExchange({
@@ -161,7 +164,7 @@ export class JsonFirstTransport implements Transport {
     res.once('close', () => {
       for (const id of ids) if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
     });
-    for (const message of messages) this.onmessage?.(message);
+    for (const message of messages) this.onmessage?.(message, extra);
   }
 
   private get(req: IncomingMessage, res: ServerResponse): void {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { callerTrace } from '../observability/request-trace.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { RPC } from '../domain/mcp-envelope.js';
 import { isResponse } from './json-rpc-shape.js';
@@ -52,5 +53,5 @@ export function serveModernPost(
   res.once('close', () => {
     if (!ended) router.close();
   });
-  router.receive(message);
+  router.receive(message, callerTrace(res.req.headers));
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonObject } from '../domain/ports.js';
-import { requestTraceContext, runWithTrace } from '../observability/trace-context.js';
+import { callerTrace } from '../observability/request-trace.js';
+import { childTrace } from '../observability/trace-context.js';
 import type { GatewayContext } from './gateway-context.js';
 import { LIST_CHANGED } from './capability-kinds.js';
 import { JsonFirstTransport } from './json-first-transport.js';
@@ -135,11 +136,14 @@ export class Session {
       onCancelled: (id) => {
         if (this.transport instanceof JsonFirstTransport) this.transport.forget(id);
       },
-      onFailure: (method, error) => context.logFailure(method, error),
-      around: (run) => runWithTrace(requestTraceContext({ sessionId: this.id }), run),
+      onFailure: (method, error, trace) => context.logFailure(method, error, trace),
+      traceFor: (parent) => childTrace(parent, { sessionId: this.id }),
     });
     this.transport = options.transport({ initialized: () => options.onInitialized(this), results });
-    this.transport.onmessage = (message) => this.router.receive(message);
+    this.transport.onmessage = (message, extra) => {
+      const headers = extra?.requestInfo?.headers;
+      this.router.receive(message, headers === undefined ? undefined : callerTrace(headers));
+    };
     this.transport.onclose = () => {
       void this.close().finally(() => options.onClosed(this));
     };

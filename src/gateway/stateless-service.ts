@@ -1,6 +1,6 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
-import { requestTraceContext, runWithTrace } from '../observability/trace-context.js';
+import { newTraceContext } from '../observability/trace-context.js';
 import { LIST_CHANGED } from './capability-kinds.js';
 import {
   MODERN_AGGREGATED_CAPABILITIES,
@@ -13,7 +13,7 @@ import { ModernResults } from './modern-results.js';
 import { RequestLogs } from './request-logs.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { ownedBy, RESOURCE_TARGET } from './session-subscriptions.js';
-import { RequestCallers } from './request-callers.js';
+import { NOBODY, withCallers } from './request-callers.js';
 import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
 import { InputBridge } from './input-bridge.js';
@@ -60,7 +60,6 @@ export class StatelessService {
     (message) => this.feed.publish(message),
     new Set(LIST_CHANGED),
   );
-  private readonly callers = new RequestCallers();
   /** Upstream log lines, for the request that asked for them in its `_meta`. */
   private readonly logs = new RequestLogs();
   /** Resource URIs the listen streams name, subscribed upstream while somebody listens. */
@@ -92,7 +91,7 @@ export class StatelessService {
           this.requests.undeclared(method, capability, related),
       },
       sessionId: () => null,
-      caller: () => this.callers.current(),
+      caller: () => NOBODY,
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
@@ -100,7 +99,7 @@ export class StatelessService {
       lost: (server) => this.subscriptions.renew(ownedBy(this.options.scope, server)),
     });
     const { catalog, builtins } = this.parts;
-    this.methods = this.callers.wrap(
+    this.methods = withCallers(
       this.logs.wrap(
         statelessMethods({
           discover: {
@@ -143,8 +142,7 @@ export class StatelessService {
       methods: this.methods,
       send,
       outbound: this.requests,
-      onFailure: (method, error) => context.logFailure(method, error),
-      around: (run) => runWithTrace(requestTraceContext(), run),
+      onFailure: (method, error, trace) => context.logFailure(method, error, trace),
     });
   }
 
@@ -190,7 +188,8 @@ export class StatelessService {
     if (get === undefined) throw new Error('the stateless methods have no tasks/get');
     const params = { taskId, _meta: { [META.clientCapabilities]: TASKS_CLIENT } };
     const signal = this.stopping.signal;
-    return get(params, { id: 'coffer-task-status', signal, notify: () => undefined });
+    const trace = newTraceContext();
+    return get(params, { id: 'coffer-task-status', signal, notify: () => undefined, trace });
   }
 
   private async capabilities(): Promise<JsonObject> {

@@ -2,7 +2,7 @@ import type { CapabilityType } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/ports.js';
 import type { GuardEvent } from '../domain/secret-refusals.js';
-import { currentTrace, traceparent } from '../observability/trace-context.js';
+import { traceparent, type TraceContext } from '../observability/trace-context.js';
 import type { ApprovalGate } from './approval-gate.js';
 import type { AuditTarget, CallAudit } from './call-audit.js';
 import type { CapabilityRoutes } from './capability-routes.js';
@@ -48,6 +48,8 @@ export class TargetRelay {
     if (typeof exposed !== 'string')
       throw new CofferError('INVALID_INPUT', `${method} needs a string "${target.field}"`);
     const started = this.deps.audit.started();
+    const { trace, caller } = options;
+    const audit = { method, type: target.type, started, trace, caller };
     let audited: AuditTarget = { server: null, key: exposed };
     let events: GuardEvent[] = [];
     try {
@@ -64,19 +66,16 @@ export class TargetRelay {
           ...(options.signal === undefined ? {} : { signal: options.signal }),
           ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
         });
-      const renamed = withTraceparent({ ...params, [target.field]: route.key });
+      const renamed = withTraceparent({ ...params, [target.field]: route.key }, trace);
       const answered = await this.deps.upstream.forward(route.server, method, renamed, options);
       const { result, events: redacted } = await this.redact(answered);
-      this.deps.audit.record(method, target.type, audited, started, undefined, [
-        ...events,
-        ...redacted,
-      ]);
+      this.deps.audit.record({ ...audit, target: audited, guarded: [...events, ...redacted] });
       return method === 'resources/read'
         ? this.exposeContents(result, route.server.name)
         : exposeResultUris(result, route.server.name, this.deps.namespace);
     } catch (error) {
       const at = refusedAt(audited, error);
-      this.deps.audit.record(method, target.type, at, started, error, events);
+      this.deps.audit.record({ ...audit, target: at, error, guarded: events });
       throw error;
     }
   }
@@ -146,8 +145,7 @@ function refusedAt(audited: AuditTarget, error: unknown): AuditTarget {
 }
 
 /** W3C trace context travels to the upstream in `_meta.traceparent`. */
-function withTraceparent(params: JsonObject): JsonObject {
-  const trace = currentTrace();
+function withTraceparent(params: JsonObject, trace: TraceContext | undefined): JsonObject {
   if (trace === undefined) return params;
   const meta = params['_meta'];
   const base = meta !== null && typeof meta === 'object' ? (meta as JsonObject) : {};

@@ -1,6 +1,5 @@
 import type { ActivitySink, Clock, JsonObject, ToolPinRepository } from '../domain/ports.js';
 import { definitionHash, pinnedDefinition, planPins, type ListedTool } from '../domain/tool-pin.js';
-import { currentTrace } from '../observability/trace-context.js';
 
 export interface ToolPinsDeps {
   readonly repository: ToolPinRepository;
@@ -66,7 +65,8 @@ export class ToolPins {
   private record(server: string, key: string): void {
     this.deps.activity.record({
       at: this.deps.clock.now().toISOString(),
-      trace_id: currentTrace()?.traceId ?? null,
+      // Noticed by a list, which may serve many requests at once: no one request's trace.
+      trace_id: null,
       session_id: null,
       client_name: null,
       client_version: null,

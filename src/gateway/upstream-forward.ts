@@ -1,12 +1,19 @@
 import type { JsonObject, UpstreamRequestOptions } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import type { TraceContext } from '../observability/trace-context.js';
+import type { Caller } from './call-audit.js';
 import { breaksConnection, wasNotDelivered } from './connection-failures.js';
 import type { InflightRequests } from './inflight-requests.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
-/** Options of one relayed request: the upstream options plus the downstream request id. */
+/**
+ * Options of one relayed request: the upstream options plus the downstream request's id,
+ * span and caller (for the activity row; absent for requests Coffer makes itself).
+ */
 export type RoutedRequestOptions = UpstreamRequestOptions & {
   readonly requestId?: string | number;
+  readonly trace?: TraceContext;
+  readonly caller?: Caller;
 };
 
 /**

@@ -1,5 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
-import { currentTrace } from './trace-context.js';
+import type { TraceContext } from './trace-context.js';
 import { redactPaths } from './redaction.js';
 import { sharedRotatingFile } from './rotating-file.js';
 
@@ -12,8 +12,8 @@ export interface LoggerOptions {
 }
 
 /**
- * JSON lines with the current traceId mixed into every line written inside a request
- * (AsyncLocalStorage), and secrets redacted by path.
+ * JSON lines with secrets redacted by path. A line about a request names its trace
+ * itself (`traceId`, see traceFields): the trace is passed along, not ambient.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const destination =
@@ -27,15 +27,18 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: redactPaths, censor: '[redacted]' },
-      mixin() {
-        const trace = currentTrace();
-        return trace === undefined
-          ? {}
-          : { traceId: trace.traceId, ...(trace.sessionId ? { sessionId: trace.sessionId } : {}) };
-      },
     },
     destination,
   );
+}
+
+/** The fields a log line about a request carries, so `coffer logs` can find all of them. */
+export function traceFields(trace: TraceContext | undefined): {
+  traceId?: string;
+  sessionId?: string;
+} {
+  if (trace === undefined) return {};
+  return { traceId: trace.traceId, ...(trace.sessionId ? { sessionId: trace.sessionId } : {}) };
 }
 
 /** A logger that drops everything: for code paths and tests that need one but not its output. */

@@ -1,18 +1,18 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomFillSync } from 'node:crypto';
 
 /**
- * The trace context of the request being served. Stored in AsyncLocalStorage so every
- * log line written while serving it carries its traceId without passing it around.
- * Ids follow W3C trace-context, so they can be forwarded as `traceparent`.
+ * The trace context of one request, passed along explicitly: the router puts it in each
+ * handler's context, the HTTP edge keeps one per node request (request-trace.ts). It is
+ * not kept in AsyncLocalStorage: on Node 20 that turns on a promise hook for every
+ * promise of the process, which cost the daemon a fifth of its CPU per relayed call
+ * (docs/PERFORMANCE.md). Ids follow W3C trace-context, so they can be forwarded as
+ * `traceparent`.
  */
 export interface TraceContext {
   readonly traceId: string;
   readonly spanId: string;
   readonly sessionId?: string;
 }
-
-const storage = new AsyncLocalStorage<TraceContext>();
 
 // Every relayed request opens a span: one `randomFillSync` per id was a measurable part
 // of the daemon's CPU per call, so ids are cut from a pool refilled 256 ids at a time
@@ -39,24 +39,19 @@ export function newSpanId(): string {
   return randomHex(8);
 }
 
-export function currentTrace(): TraceContext | undefined {
-  return storage.getStore();
-}
-
-export function runWithTrace<T>(context: TraceContext, fn: () => T): T {
-  return storage.run(context, fn);
-}
-
 export function newTraceContext(extra: { sessionId?: string } = {}): TraceContext {
   return { traceId: newTraceId(), spanId: newSpanId(), ...extra };
 }
 
 /**
- * The span of one JSON-RPC request: a child of the trace already open (an HTTP request's,
- * continuing the caller's `traceparent`), or a new trace (the shim's socket).
+ * The span of one JSON-RPC request: a child of `parent` when there is one (the HTTP
+ * request it came in, continuing the caller's `traceparent`), else a new trace (the
+ * shim's socket).
  */
-export function requestTraceContext(extra: { sessionId?: string } = {}): TraceContext {
-  const parent = storage.getStore();
+export function childTrace(
+  parent: { readonly traceId: string } | undefined,
+  extra: { sessionId?: string } = {},
+): TraceContext {
   if (parent === undefined) return newTraceContext(extra);
   return { traceId: parent.traceId, spanId: newSpanId(), ...extra };
 }

@@ -106,17 +106,19 @@ export interface ToolRun {
   readonly activity: ActivityEntry;
 }
 
+/** Who runs a tool from the UI's playground, and the trace of that API request. */
+export interface AdminCaller {
+  readonly client_name: string | null;
+  readonly trace_id?: string;
+}
+
 export interface ToolRunner {
   /**
    * Calls `tool` of `server` as an agent would: a disabled server or tool is refused,
-   * an unknown tool too, and the call is recorded in the activity log as `caller`.
+   * an unknown tool too, and the call is recorded in the activity log as `caller`, under
+   * the trace of the request that asked (`trace_id`), which the upstream is sent too.
    */
-  callTool(
-    server: string,
-    tool: string,
-    args: JsonObject,
-    caller: { readonly client_name: string | null },
-  ): Promise<ToolRun>;
+  callTool(server: string, tool: string, args: JsonObject, caller: AdminCaller): Promise<ToolRun>;
 }
 
 // ── What tools/list costs a model (the UI's context budget) ───────────────────

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../domain/ports.js';
+import { childTrace, type TraceContext } from '../../observability/trace-context.js';
 import { toJsonRpcError } from '../rpc-error-mapping.js';
 import type { DownstreamRequests } from './downstream-requests.js';
 import type { MethodTable, RequestContext, RequestId } from './method-table.js';
@@ -15,9 +16,9 @@ export interface MessageRouterOptions {
   /** The client cancelled `id`: it gets no answer, so its HTTP exchange stops waiting. */
   readonly onCancelled?: (id: RequestId) => void;
   /** A request failed: for the daemon log (the client gets the mapped error). */
-  readonly onFailure?: (method: string, error: unknown) => void;
-  /** Wraps each request's handling (the trace context). */
-  readonly around?: <T>(run: () => T) => T;
+  readonly onFailure?: (method: string, error: unknown, trace: TraceContext) => void;
+  /** Each request's span, under the trace it arrived in if any (default: childTrace). */
+  readonly traceFor?: (parent: TraceContext | undefined) => TraceContext;
 }
 
 /**
@@ -32,11 +33,12 @@ export class MessageRouter {
 
   constructor(private readonly options: MessageRouterOptions) {}
 
-  receive(message: JSONRPCMessage): void {
+  /** `parent`: the trace of the HTTP request the message came in, continued by its span. */
+  receive(message: JSONRPCMessage, parent?: TraceContext): void {
     if (this.closed) return;
     if (!('method' in message)) return this.options.outbound.settle(message);
     const params = 'params' in message ? (message.params as JsonObject | undefined) : undefined;
-    if ('id' in message) return this.request(message.id, message.method, params);
+    if ('id' in message) return this.request(message.id, message.method, params, parent);
     if (message.method === 'notifications/cancelled') return this.cancel(params);
     this.options.methods.notifications.get(message.method)?.(params);
   }
@@ -48,7 +50,12 @@ export class MessageRouter {
     this.running.clear();
   }
 
-  private request(id: RequestId, method: string, params: JsonObject | undefined): void {
+  private request(
+    id: RequestId,
+    method: string,
+    params: JsonObject | undefined,
+    parent: TraceContext | undefined,
+  ): void {
     const handler = this.options.methods.requests.get(method);
     if (handler === undefined) {
       return this.deliver({
@@ -59,22 +66,29 @@ export class MessageRouter {
     }
     const controller = new AbortController();
     this.running.set(id, controller);
-    const context = this.contextFor(id, params, controller.signal);
-    const around = this.options.around ?? ((run) => run());
-    void around(async () => {
-      try {
-        const result = await handler(params, context);
-        if (!controller.signal.aborted) this.deliver({ jsonrpc: '2.0', id, result });
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        this.options.onFailure?.(method, error);
-        const { code, message, data } = toJsonRpcError(error);
-        const body = data === undefined ? { code, message } : { code, message, data };
-        this.deliver({ jsonrpc: '2.0', id, error: body });
-      } finally {
-        if (this.running.get(id) === controller) this.running.delete(id);
-      }
-    });
+    const trace = (this.options.traceFor ?? childTrace)(parent);
+    const context = this.contextFor(id, params, controller.signal, trace);
+    void this.answer(method, () => handler(params, context), controller, context);
+  }
+
+  private async answer(
+    method: string,
+    run: () => Promise<JsonObject> | JsonObject,
+    controller: AbortController,
+    { id, trace }: RequestContext,
+  ): Promise<void> {
+    try {
+      const result = await run();
+      if (!controller.signal.aborted) this.deliver({ jsonrpc: '2.0', id, result });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this.options.onFailure?.(method, error, trace);
+      const { code, message, data } = toJsonRpcError(error);
+      const body = data === undefined ? { code, message } : { code, message, data };
+      this.deliver({ jsonrpc: '2.0', id, error: body });
+    } finally {
+      if (this.running.get(id) === controller) this.running.delete(id);
+    }
   }
 
   /** A client that went away cannot be told anything: a failed send is dropped. */
@@ -86,6 +100,7 @@ export class MessageRouter {
     id: RequestId,
     params: JsonObject | undefined,
     signal: AbortSignal,
+    trace: TraceContext,
   ): RequestContext {
     const notify = (method: string, body: JsonObject): void => {
       if (!signal.aborted) this.deliver({ jsonrpc: '2.0', method, params: body }, id);
@@ -93,10 +108,10 @@ export class MessageRouter {
     const meta = params?.['_meta'];
     const token =
       meta !== null && typeof meta === 'object' ? (meta as JsonObject)['progressToken'] : undefined;
-    if (token === undefined) return { id, signal, notify };
+    if (token === undefined) return { id, signal, notify, trace };
     const onProgress = (progress: JsonObject): void =>
       notify('notifications/progress', { ...progress, progressToken: token });
-    return { id, signal, notify, onProgress };
+    return { id, signal, notify, onProgress, trace };
   }
 
   private cancel(params: JsonObject | undefined): void {

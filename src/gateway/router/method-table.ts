@@ -1,4 +1,6 @@
 import type { JsonObject } from '../../domain/ports.js';
+import type { TraceContext } from '../../observability/trace-context.js';
+import type { Caller } from '../call-audit.js';
 
 /** A JSON-RPC id as MCP allows it (issue 19: strings and safe integers only). */
 export type RequestId = string | number;
@@ -12,6 +14,13 @@ export interface RequestContext {
   readonly onProgress?: (progress: JsonObject) => void;
   /** Sends a notification that belongs to this request (on HTTP: on its response stream). */
   readonly notify: (method: string, params: JsonObject) => void;
+  /** This request's span: its activity row, its log lines and the upstream's traceparent. */
+  readonly trace: TraceContext;
+  /**
+   * Who sent it, when that is said per request (a 2026-07-28 envelope); absent in a
+   * session, whose client said it once at initialize.
+   */
+  readonly caller?: Caller;
 }
 
 /**

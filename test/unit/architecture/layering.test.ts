@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { entryFiles, layers } from '../../../tools/layers.js';
+import { entryFiles, forbiddenModules, layers } from '../../../tools/layers.js';
 
 const srcRoot = resolve(import.meta.dirname, '../../../src');
 
@@ -58,6 +58,21 @@ export function violations(files: { path: string; source: string }[]): string[] 
   return problems;
 }
 
+/** Imports of a module src/ must not use (tools/layers.js), bare or `node:` named. */
+export function forbiddenImports(files: { path: string; source: string }[]): string[] {
+  const problems: string[] = [];
+  for (const { path, source } of files) {
+    for (const { name } of forbiddenModules) {
+      const bare = name.replace(/^node:/, '');
+      const pattern = new RegExp(
+        `from\\s+['"](?:node:)?${bare}['"]|import\\(\\s*['"](?:node:)?${bare}['"]`,
+      );
+      if (pattern.test(source)) problems.push(`${relative(srcRoot, path)} imports ${name}`);
+    }
+  }
+  return problems;
+}
+
 describe('the dependency direction of src/', () => {
   const files = sourceFiles(srcRoot).map((path) => ({ path, source: readFileSync(path, 'utf8') }));
 
@@ -77,6 +92,18 @@ describe('the dependency direction of src/', () => {
     };
     expect(violations([planted])).toEqual([
       'domain/planted.ts imports ../store/database.js: domain may not import store',
+    ]);
+  });
+
+  it('imports no forbidden node module (AsyncLocalStorage), and the check can fail', () => {
+    expect(forbiddenImports(files)).toEqual([]);
+    const planted = [
+      { path: join(srcRoot, 'gateway', 'a.ts'), source: "import { X } from 'node:async_hooks';" },
+      { path: join(srcRoot, 'gateway', 'b.ts'), source: "import type { Y } from 'async_hooks';" },
+    ];
+    expect(forbiddenImports(planted)).toEqual([
+      'gateway/a.ts imports node:async_hooks',
+      'gateway/b.ts imports node:async_hooks',
     ]);
   });
 
