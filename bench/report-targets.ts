@@ -88,7 +88,12 @@ function shimLatency(run: UpstreamRun): TargetCell {
   const stdio = latencyOf(run, 'direct-stdio');
   if (shim === undefined || stdio === undefined || !Number.isFinite(shim.ratioP50))
     return NOT_MEASURED;
-  const detail = `${ratio(shim.ratioP50)} (${ms(shim.median.p50)} vs ${ms(stdio.median.p50)} ms)`;
+  const floor = latencyOf(run, 'relay-floor');
+  const beside =
+    floor === undefined || !Number.isFinite(floor.ratioP50)
+      ? ''
+      : `; two byte-copying relays: ${ratio(floor.ratioP50)}`;
+  const detail = `${ratio(shim.ratioP50)} (${ms(shim.median.p50)} vs ${ms(stdio.median.p50)} ms${beside})`;
   return verdict(detail, shim.ratioP50 <= 2.5);
 }
 

@@ -12,7 +12,7 @@ import {
 } from './latency.js';
 import { mcpHubVersion, startMcpHub, type McpHub } from './mcp-hub.js';
 import { measureThroughput, type TargetThroughput, type ThroughputProfile } from './throughput.js';
-import { createTargets, sharedServerName, THROUGHPUT_ONLY } from './targets.js';
+import { createTargets, LATENCY_ONLY, sharedServerName, THROUGHPUT_ONLY } from './targets.js';
 import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
 
 export interface UpstreamRun {
@@ -53,7 +53,8 @@ export async function runUpstreamSuite(
     let throughput: TargetThroughput[] | undefined;
     if (plan.throughput !== undefined) {
       log(`throughput: ${upstream.label}`);
-      throughput = await measureThroughput(targets, plan.throughput);
+      const loaded = targets.filter((target) => !LATENCY_ONLY.has(target.id));
+      throughput = await measureThroughput(loaded, plan.throughput);
     }
     return {
       upstream: upstream.id,

@@ -8,6 +8,10 @@
  *                 one upstream process for every session, as mcp-hub runs it); measured
  *                 for throughput only, where sessions are many
  *   coffer-shim   an SDK client spawning `coffer shim` (stdio, as agents run it)
+ *   relay-floor   an SDK client spawning the upstream behind two byte-copying Node relays
+ *                 (byte-relay.ts): the two hops of the shim path with no gateway work in
+ *                 them, the floor the shim's ratio to direct stdio is read against;
+ *                 measured for latency only
  *   mcp-hub       an SDK client on mcp-hub's unified endpoint (HTTP+SSE), when installed
  * The two Coffer targets have a daemon each, so that each daemon's CPU and memory belong to
  * one target: the "relay" process measured beside the calls (mcp-hub's is its own process).
@@ -18,6 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { cofferBin, type BenchDaemon } from './daemon.js';
 import type { McpHub } from './mcp-hub.js';
@@ -25,7 +30,13 @@ import { adopt, ownSession } from './processes.js';
 import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
 
 export type TargetId =
-  'direct-stdio' | 'direct-http' | 'coffer-http' | 'coffer-http-shared' | 'coffer-shim' | 'mcp-hub';
+  | 'direct-stdio'
+  | 'direct-http'
+  | 'coffer-http'
+  | 'coffer-http-shared'
+  | 'coffer-shim'
+  | 'relay-floor'
+  | 'mcp-hub';
 
 export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   'direct-stdio': 'direct stdio',
@@ -33,6 +44,7 @@ export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   'coffer-http': 'Coffer /mcp (HTTP)',
   'coffer-http-shared': 'Coffer /mcp, upstream shared (opt-in)',
   'coffer-shim': 'Coffer via `coffer shim`',
+  'relay-floor': 'two byte-copying Node relays (floor)',
   'mcp-hub': 'mcp-hub /mcp (HTTP+SSE)',
 };
 
@@ -101,6 +113,15 @@ export function createTargets(setup: TargetSetup): Target[] {
         shimmed: true,
       },
     ),
+    target('relay-floor', direct, args, () =>
+      stdioTransport(process.execPath, [
+        BYTE_RELAY,
+        process.execPath,
+        BYTE_RELAY,
+        upstream.command,
+        ...upstream.args,
+      ]),
+    ),
   ];
   if (hub !== undefined) {
     const hubTransport = () => new SSEClientTransport(new URL(hub.url));
@@ -116,6 +137,11 @@ export function sharedServerName(name: string): string {
 
 /** Targets whose figure is throughput only (one session is the same as its sibling's). */
 export const THROUGHPUT_ONLY: ReadonlySet<TargetId> = new Set(['coffer-http-shared']);
+
+/** Targets whose figure is latency only (a floor for one session, not a relay to load). */
+export const LATENCY_ONLY: ReadonlySet<TargetId> = new Set(['relay-floor']);
+
+const BYTE_RELAY = join(import.meta.dirname, 'byte-relay.js');
 
 export function cofferHttpTransport(daemon: BenchDaemon, path = '/mcp'): Transport {
   return new StreamableHTTPClientTransport(new URL(daemon.url + path), {

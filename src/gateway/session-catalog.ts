@@ -5,6 +5,7 @@ import type { ServerRecord } from '../domain/server-definition.js';
 import { AppToolRoutes } from './app-tool-routes.js';
 import { capabilityKinds, type CapabilityKind } from './capability-kinds.js';
 import { HeldTools } from './held-tools.js';
+import { itemByKey } from './list-index.js';
 import {
   loadList,
   withinListDeadline,
@@ -138,7 +139,7 @@ export class SessionCatalog {
     const list = await (
       cached ?? (kind.type === 'tool' ? this.load(route.server, kind) : undefined)
     )?.catch(() => undefined);
-    const item = list?.items.find((candidate) => kind.keyOf(candidate) === route.key);
+    const item = list === undefined ? undefined : itemByKey(list, kind, route.key);
     const invalid = list?.invalid?.get(route.key);
     return {
       ...route,
