@@ -7,7 +7,7 @@ import { isObject } from './jsonrpc-envelope.js';
  * resets (a long tool that reports progress is alive), and an overall cap.
  */
 export class RequestDeadline {
-  readonly controller = new AbortController();
+  private expired = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly capTimer: NodeJS.Timeout | undefined;
 
@@ -23,9 +23,9 @@ export class RequestDeadline {
     }
   }
 
-  /** Progress arrived: the request is alive. */
+  /** Progress arrived: the request is alive (a late one, after the deadline, changes nothing). */
   touch(): void {
-    if (!this.controller.signal.aborted) this.arm();
+    if (!this.expired) this.arm();
   }
 
   clear(): void {
@@ -40,6 +40,7 @@ export class RequestDeadline {
   }
 
   private expire(reason: 'idle' | 'cap'): void {
+    this.expired = true;
     this.clear();
     this.onExpire(reason);
   }
