@@ -7,11 +7,22 @@
 /** Far beyond any real message; bounds what a broken peer can make a reader buffer. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-export interface LineReaderEvents {
-  readonly onLine: (line: string) => void;
+interface OverflowEvents {
   /** A line grew past the limit: it is dropped, reading resumes at the next newline. */
   readonly onOverflow: (bytes: number) => void;
 }
+
+/** Lines as text. */
+export interface LineReaderEvents extends OverflowEvents {
+  readonly onLine: (line: string) => void;
+}
+
+/** Lines as the bytes that came, undecoded: for a relay that passes most of them on as is. */
+export interface ByteLineEvents extends OverflowEvents {
+  readonly onBytes: (line: Buffer) => void;
+}
+
+const CR = 0x0d;
 
 export class LineReader {
   private pending: Buffer[] = [];
@@ -19,7 +30,7 @@ export class LineReader {
   private skipping = false;
 
   constructor(
-    private readonly events: LineReaderEvents,
+    private readonly events: LineReaderEvents | ByteLineEvents,
     private readonly maxBytes = MAX_LINE_BYTES,
   ) {}
 
@@ -48,12 +59,25 @@ export class LineReader {
 
   private finishLine(): void {
     const skipped = this.skipping;
-    const text = Buffer.concat(this.pending).toString('utf8');
+    const { pending } = this;
     this.pending = [];
     this.pendingBytes = 0;
     this.skipping = false;
     if (skipped) return;
-    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    // One piece (the usual line, within one read) is passed on without a copy.
+    const whole = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+    const bytes = whole.at(-1) === CR ? whole.subarray(0, -1) : whole;
+    if ('onBytes' in this.events) {
+      if (!isBlank(bytes)) this.events.onBytes(bytes);
+      return;
+    }
+    const line = bytes.toString('utf8');
     if (line.trim() !== '') this.events.onLine(line);
   }
+}
+
+/** Only JSON whitespace (a blank line between messages is not a message). */
+function isBlank(bytes: Buffer): boolean {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== CR) return false;
+  return true;
 }

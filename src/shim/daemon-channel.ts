@@ -24,8 +24,8 @@ export interface HelloRequest {
 }
 
 export interface ChannelEvents {
-  /** One line from the daemon after `ready`, without its newline. */
-  onLine(line: string): void;
+  /** One line from the daemon after `ready`, without its newline, as the bytes that came. */
+  onLine(line: Buffer): void;
   /** The connection ended (daemon stopped or died, or `close` was called). */
   onClose(reason: string): void;
 }
@@ -87,9 +87,9 @@ export function openChannel(
       options.helloTimeoutMs,
     );
     const reader = new LineReader({
-      onLine: (line) => {
+      onBytes: (line) => {
         if (ready) return events.onLine(line);
-        const answer = readHelloAnswer(line);
+        const answer = readHelloAnswer(line.toString());
         if (answer !== 'ready') return fail(answer);
         ready = true;
         settled = true;

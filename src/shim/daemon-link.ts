@@ -5,6 +5,7 @@ import {
   type DaemonEndpoint,
   type HelloRequest,
 } from './daemon-channel.js';
+import { DaemonMessage } from './daemon-message.js';
 import { isJsonObject, type JsonRpcMessage } from './json-rpc.js';
 import type { ShimLog } from './shim-log.js';
 import type { Timers } from './timers.js';
@@ -17,8 +18,8 @@ import type { Timers } from './timers.js';
  */
 
 export interface LinkEvents {
-  /** A message from the daemon on channel `generation`; `raw` is its exact line when whole. */
-  onMessage(message: JsonRpcMessage, raw: string, generation: number): void;
+  /** A message from the daemon on channel `generation`. */
+  onMessage(message: DaemonMessage, generation: number): void;
   /** Channel `generation` is gone: what was in flight on it will get no answer. */
   onLost(generation: number, reason: string): void;
 }
@@ -180,10 +181,14 @@ export class DaemonLink {
     });
   }
 
-  private fromDaemon(line: string, generation: number): void {
+  private fromDaemon(line: Buffer, generation: number): void {
+    const answer = DaemonMessage.answer(line);
+    const own = this.ownAnswer;
+    if (answer !== undefined && (own === undefined || answer.id !== own.id))
+      return this.options.events.onMessage(answer, generation);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = JSON.parse(line.toString());
     } catch {
       this.options.log.warn('daemon sent a line that is not JSON', { bytes: line.length });
       return;
@@ -191,13 +196,12 @@ export class DaemonLink {
     const messages = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
     for (const message of messages) {
       if (!isJsonObject(message)) continue;
-      const own = this.ownAnswer;
       if (own !== undefined && message['id'] === own.id && !('method' in message)) {
         own.settle(message);
         continue;
       }
       const raw = Array.isArray(parsed) ? JSON.stringify(message) : line;
-      this.options.events.onMessage(message, raw, generation);
+      this.options.events.onMessage(DaemonMessage.parsed(message, raw), generation);
     }
   }
 

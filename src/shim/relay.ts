@@ -2,6 +2,7 @@ import { CofferError } from '../domain/errors.js';
 import { readClientLine } from './client-line.js';
 import { InFlight } from './in-flight.js';
 import { DaemonLink, type LinkOptions, type Replay } from './daemon-link.js';
+import type { DaemonMessage } from './daemon-message.js';
 import {
   daemonError,
   errorResponse,
@@ -25,7 +26,7 @@ import type { Timers } from './timers.js';
 
 export interface RelayOptions {
   /** Writes one line (a JSON-RPC message, without its newline) to the client. */
-  readonly write: (line: string) => void;
+  readonly write: (line: string | Buffer) => void;
   readonly log: ShimLog;
   readonly timers: Timers;
   readonly daemon: Pick<LinkOptions, 'discover' | 'hello' | 'helloTimeoutMs'>;
@@ -58,7 +59,7 @@ export class Relay {
       log: options.log,
       timers: options.timers,
       events: {
-        onMessage: (message, raw, generation) => this.fromDaemon(message, raw, generation),
+        onMessage: (message, generation) => this.fromDaemon(message, generation),
         onLost: (generation, reason) => this.lost(generation, reason),
       },
     });
@@ -202,17 +203,16 @@ export class Relay {
     }
   }
 
-  private fromDaemon(message: JsonRpcMessage, raw: string, generation: number): void {
-    const kind = kindOf(message);
-    const id = message['id'];
+  private fromDaemon(from: DaemonMessage, generation: number): void {
+    const { kind, id } = from;
     if (kind === 'response' && isJsonRpcId(id)) {
       // Only the first answer counts: a late one after a shim-made error is dropped.
       if (!this.inFlight.answered(id, generation)) return;
-      if (id === this.initializeId) this.adoptCapabilities(message);
+      if (id === this.initializeId) this.adoptCapabilities(from.message);
     } else if (kind === 'request' && isJsonRpcId(id)) {
       this.inFlight.asked(id, generation);
     }
-    this.options.write(raw);
+    this.options.write(from.raw);
     if (kind === 'response') this.checkIdle();
   }
 

@@ -53,8 +53,18 @@ export async function runShim(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-function writeLine(line: string): void {
-  process.stdout.write(`${line}\n`);
+const NEWLINE = Buffer.from('\n');
+
+/** A daemon's answer comes as its bytes: written as they are, with the newline in one writev. */
+function writeLine(line: string | Buffer): void {
+  if (typeof line === 'string') {
+    process.stdout.write(`${line}\n`);
+    return;
+  }
+  process.stdout.cork();
+  process.stdout.write(line);
+  process.stdout.write(NEWLINE);
+  process.stdout.uncork();
 }
 
 /**

@@ -43,6 +43,21 @@ describe('LineReader', () => {
     );
   });
 
+  it('yields the bytes of each line undecoded when asked for bytes, CR and blank lines dropped', () => {
+    const seen: string[] = [];
+    const reader = new LineReader({
+      onBytes: (line) => seen.push(line.toString('hex')),
+      onOverflow: () => {},
+    });
+    const text = Buffer.from('{"a":"é"}\r\n \t\n\nsecond');
+    for (const chunk of splitAt(text, [5, 6, 12])) reader.push(chunk);
+    reader.push(Buffer.from(' line\n'));
+    expect(seen).toEqual([
+      Buffer.from('{"a":"é"}').toString('hex'),
+      Buffer.from('second line').toString('hex'),
+    ]);
+  });
+
   it('drops a line over the limit and resumes at the next one', () => {
     const seen: string[] = [];
     const overflows: number[] = [];

@@ -19,6 +19,22 @@ afterEach(async () => {
 });
 
 describe('relay: one channel', () => {
+  it("passes the daemon's answer on as the bytes it wrote, the initialize answer read too", async () => {
+    const { relay, client, initialize } = relayFor(fake);
+    relay.start();
+    await initialize();
+    const answer = '{"jsonrpc":"2.0","id":"a-2","result":{"z":1.50,"s":"é\\u2028","n":[ 1 ]}}';
+    fake.handler = (message, send) => {
+      if (message.id === 'a-2') fake.writeRaw(answer);
+      else send({ jsonrpc: '2.0', id: message.id, result: {} });
+    };
+    relay.fromClient('{"jsonrpc":"2.0","id":"a-2","method":"tools/list"}');
+    await client.response('a-2');
+    const at = client.lines.indexOf(answer);
+    expect(at).toBeGreaterThan(-1);
+    expect(client.kinds[at]).toBe('bytes');
+  });
+
   it('says hello with the token and mode, then relays lines verbatim both ways', async () => {
     const { relay, client, initialize } = relayFor(fake, { hello: { mode: 'lean' } });
     relay.start();

@@ -87,6 +87,11 @@ export class FakeChannelDaemon extends EventEmitter {
     for (const socket of this.sockets) socket.write(`${JSON.stringify(message)}\n`);
   }
 
+  /** Writes `line` as it is, and a newline, on every live connection. */
+  writeRaw(line: string): void {
+    for (const socket of this.sockets) socket.write(`${line}\n`);
+  }
+
   /** The daemon stopping: every connection is closed. */
   dropAll(): void {
     for (const socket of this.sockets) socket.destroy();

@@ -56,7 +56,12 @@ export class ClientSide extends EventEmitter {
   readonly lines: string[] = [];
   readonly messages: Message[] = [];
 
-  readonly write = (line: string): void => {
+  /** How each line came: an answer the daemon wrote is passed on as its bytes. */
+  readonly kinds: ('text' | 'bytes')[] = [];
+
+  readonly write = (written: string | Buffer): void => {
+    const line = written.toString();
+    this.kinds.push(typeof written === 'string' ? 'text' : 'bytes');
     this.lines.push(line);
     this.messages.push(JSON.parse(line) as Message);
     this.emit('change');
