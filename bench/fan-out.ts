@@ -1,18 +1,22 @@
 /**
- * tools/list over many upstreams (20 fixture servers × 50 generated tools): cold (the first
+ * tools/list over many upstreams (20 fixture servers × exactly 50 tools): cold (the first
  * list of a new session, which starts every upstream), warm (the session's cached list),
  * and cold with one upstream slow to start. Each cold figure is set beside the same
  * upstreams started directly by the bench in the same round: the slowest of them is what
- * an aggregated list cannot beat.
+ * an aggregated list cannot beat. The warm figure is set beside two of its own: the same
+ * listing read by a raw HTTP client (the gateway's time, no parse), and ONE server of all
+ * those tools listed directly by the same SDK client (what the client needs for a list
+ * that size, with no gateway at all).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, type BenchDaemon, type StdioServer } from './daemon.js';
 import { startCpuProbe } from './cpu-spent.js';
 import { descendants } from './processes.js';
+import { rawHttpSession } from './raw-sessions.js';
 import { measureSearch, type SearchResult } from './search.js';
 import { median, percentiles, since, type Percentiles } from './stats.js';
 import { cofferHttpTransport, openSession, stdioTransport, type BenchSession } from './targets.js';
-import { fanOutServer } from './upstreams.js';
+import { FIXTURE, fanOutServer } from './upstreams.js';
 
 export interface FanOutProfile {
   readonly servers: number;
@@ -32,6 +36,14 @@ export interface ColdResult {
   readonly reps: readonly { readonly cofferMs: number; readonly directSlowestMs: number }[];
 }
 
+export interface WarmBeside {
+  /** The same warm listing by a raw HTTP client: until its last byte, nothing parsed. */
+  readonly raw: Percentiles;
+  /** One stdio server serving every tool of the fan-out, listed warm by the SDK client. */
+  readonly direct: Percentiles;
+  readonly directTools: number;
+}
+
 export interface FanOutResult {
   readonly servers: number;
   readonly toolsPerServer: number;
@@ -43,6 +55,8 @@ export interface FanOutResult {
    * SDK's schema checks of 1,341 tools), which the round trip above includes.
    */
   readonly warmCpu?: { readonly daemonMs: number; readonly clientMs: number };
+  /** Beside `warm`, in turn in the same rounds (absent in results before 2026-12-05). */
+  readonly warmBeside?: WarmBeside;
   readonly cold: ColdResult;
   readonly coldSlow: ColdResult;
   readonly search: SearchResult;
@@ -61,8 +75,9 @@ export async function measureFanOut(
     try {
       const names = await session.listTools();
       const { warm, warmCpu } = await warmLists(session, profile.warmCalls, daemon.pid);
+      const warmBeside = await warmBesides(daemon, profile);
       const search = await measureSearch(session, names, profile.searchQueries);
-      return { cold, tools: names.length, warm, warmCpu, search };
+      return { cold, tools: names.length, warm, warmCpu, warmBeside, search };
     } finally {
       await session.close();
     }
@@ -154,6 +169,34 @@ async function warmLists(session: BenchSession, count: number, daemonPid: number
   const { relayUs, clientUs } = spent(count);
   const warmCpu = { daemonMs: relayUs / count / 1000, clientMs: clientUs / count / 1000 };
   return { warm: percentiles(times), warmCpu };
+}
+
+/** Raw listings of the same daemon and direct listings of one server of every tool, in turn. */
+async function warmBesides(daemon: BenchDaemon, profile: FanOutProfile): Promise<WarmBeside> {
+  const count = profile.servers * profile.toolsPerServer;
+  const args = [FIXTURE, '--tool-count', String(count), '--generated-only'];
+  const direct = await openSession(stdioTransport(process.execPath, args), '');
+  const raw = await rawHttpSession(daemon.url, daemon.token);
+  try {
+    const directTools = (await direct.listTools()).length;
+    for (let i = 0; i < Math.min(10, profile.warmCalls); i++) {
+      await raw.request('tools/list', {});
+      await direct.listTools();
+    }
+    const times = { raw: [] as number[], direct: [] as number[] };
+    for (let i = 0; i < profile.warmCalls; i++) {
+      let start = performance.now();
+      await raw.request('tools/list', {});
+      times.raw.push(since(start));
+      start = performance.now();
+      await direct.listTools();
+      times.direct.push(since(start));
+    }
+    return { raw: percentiles(times.raw), direct: percentiles(times.direct), directTools };
+  } finally {
+    raw.close();
+    await direct.close();
+  }
 }
 
 /** Waits (up to 10 s) until the daemon's upstream processes of closed sessions are gone. */

@@ -88,7 +88,7 @@ function throughputSection(run: UpstreamRun): string {
 
 function fanOutSection(fanOut: FanOutResult): string {
   const rows = [
-    ['warm (cached), p50 / p90', `${ms(fanOut.warm.p50)} / ${ms(fanOut.warm.p90)}`, '—', '—'],
+    ...warmRows(fanOut),
     ...(fanOut.warmCpu === undefined
       ? []
       : [
@@ -100,7 +100,7 @@ function fanOutSection(fanOut: FanOutResult): string {
           ],
         ]),
     [
-      'cold: new session, initialize + first tools/list',
+      'cold: new session, initialize + first tools/list (direct: the slowest upstream, spawn → list)',
       ms(fanOut.cold.cofferMs, 0),
       ms(fanOut.cold.directSlowestMs, 0),
       signedMs(fanOut.cold.addedMs),
@@ -114,8 +114,29 @@ function fanOutSection(fanOut: FanOutResult): string {
   ];
   return [
     `### tools/list over ${fanOut.servers} upstreams × ${fanOut.toolsPerServer} tools (${fanOut.tools} tools listed; ms)`,
-    table(['figure', 'Coffer /mcp', 'direct: slowest upstream, spawn → list', 'added'], rows),
+    table(['figure', 'Coffer /mcp', 'direct', 'added'], rows),
   ].join('\n\n');
+}
+
+/** The warm listing, beside one server of every tool listed directly and a raw client's read. */
+function warmRows(fanOut: FanOutResult): string[][] {
+  const { warm, warmBeside } = fanOut;
+  const pair = (p: { p50: number; p90: number }) => `${ms(p.p50)} / ${ms(p.p90)}`;
+  if (warmBeside === undefined) return [['warm (cached), p50 / p90', pair(warm), '—', '—']];
+  return [
+    [
+      `warm (cached), p50 / p90 (direct: one server of all ${warmBeside.directTools} tools, same SDK client)`,
+      pair(warm),
+      pair(warmBeside.direct),
+      signedMs(warm.p50 - warmBeside.direct.p50),
+    ],
+    [
+      'warm, raw HTTP client (to the last byte, nothing parsed), p50 / p90',
+      pair(warmBeside.raw),
+      '—',
+      '—',
+    ],
+  ];
 }
 
 function startupSection(startup: StartupResult): string {

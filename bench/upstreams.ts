@@ -63,7 +63,8 @@ export function fanOutServer(index: number, toolCount: number, initDelayMs = 0) 
   return {
     name: `fx${String(index).padStart(2, '0')}`,
     command: process.execPath,
-    args: [FIXTURE, '--tool-count', String(toolCount), ...delay],
+    // Exactly `toolCount` tools: the fixture's own (echo, …) would add 17 per server.
+    args: [FIXTURE, '--tool-count', String(toolCount), '--generated-only', ...delay],
   };
 }
 

@@ -171,6 +171,31 @@ describe('checkTargets', () => {
     ]);
   });
 
+  it("names the two byte-copying relays' ratio beside the shim's, judged on the shim's", () => {
+    const floor = { ...latency('relay-floor', [0.3, 0.4]), ratioP50: 1.5 };
+    const base = run();
+    const withFloor = run({ latency: [...(base.latency ?? []), floor] });
+    expect(checkTargets(results([withFloor]))[0]?.cells[0]).toEqual({
+      measured: '2.50× (0.90 vs 0.30 ms; two byte-copying relays: 1.50×)',
+      met: true,
+    });
+  });
+
+  it('sets a raw read and one direct server beside the warm listing, judged on the listing', () => {
+    const base = results([run()], 2.4);
+    const beside = {
+      raw: { p50: 0.6, p90: 0.8, p99: 1 },
+      direct: { p50: 4.1, p90: 5, p99: 6 },
+      directTools: 1000,
+    };
+    const fanOut = { ...base.fanOut!, warmBeside: beside };
+    const [warm] = checkTargets({ ...base, fanOut }).at(-1)!.cells;
+    expect(warm).toEqual({
+      measured: '2.40 ms p50 (raw client 0.60 ms; one direct server of 1000 tools 4.10 ms)',
+      met: false,
+    });
+  });
+
   it('shows the daemon CPU per warm listing beside the round trip, judged on the round trip', () => {
     const base = results([run()], 22.8);
     const fanOut = { ...base.fanOut!, warmCpu: { daemonMs: 1.9, clientMs: 14.2 } };
