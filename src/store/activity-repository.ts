@@ -1,10 +1,9 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { ActivityEntry, ActivityQuery, ActivityRepository, Clock } from '../domain/ports.js';
 import { prepareActivityInsert, type InsertBatch } from './activity-insert.js';
 import type { Store } from './database.js';
 import type { ActivityRow, Database } from './schema.js';
-import { guarded, translateStoreError } from './sqlite-errors.js';
+import { guarded } from './sqlite-errors.js';
 
 /** A page is never larger than this, whatever the caller asks: the UI pages backwards. */
 export const MAX_ACTIVITY_PAGE = 1000;
@@ -49,10 +48,6 @@ export class SqliteActivityRepository implements ActivityRepository {
   private readonly db: Kysely<Database>;
   /** Prepared on the first append, on the store's one connection. */
   private insert: InsertBatch | undefined;
-  /** That connection, seen on the first append. */
-  private connection: BetterSqlite3.Database | undefined;
-  /** Appends waiting for kysely's connection: later ones queue behind them, in order. */
-  private queued = 0;
 
   constructor(
     private readonly store: Pick<Store, 'db' | 'withConnection'>,
@@ -63,29 +58,16 @@ export class SqliteActivityRepository implements ActivityRepository {
 
   /**
    * All or nothing: a batch is one transaction (and one fsync under WAL). The one write
-   * per relayed call, so it skips kysely for a prepared statement (activity-insert.ts),
-   * and runs at once when no kysely transaction is open and no append waits (better-sqlite3
-   * is synchronous, so nothing can come between); otherwise it waits for kysely's lock.
+   * per relayed call, so it skips kysely for a prepared statement (activity-insert.ts).
    */
   append(entries: readonly ActivityEntry[]): Promise<void> {
     if (entries.length === 0) return Promise.resolve();
-    const { insert, connection } = this;
-    if (insert !== undefined && connection?.inTransaction === false && this.queued === 0) {
-      try {
-        insert(entries);
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(translateStoreError(error, {}));
-      }
-    }
-    this.queued++;
     return guarded({}, () =>
-      this.store.withConnection((raw) => {
-        this.connection = raw;
-        this.insert ??= prepareActivityInsert(raw);
+      this.store.withConnection((connection) => {
+        this.insert ??= prepareActivityInsert(connection);
         this.insert(entries);
       }),
-    ).finally(() => this.queued--);
+    );
   }
 
   /** Newest first; `before_id` continues from the last id of the previous page. */
