@@ -35,7 +35,7 @@ interface Writer {
 interface Recorder {
   readonly root: string;
   readonly dir: string;
-  /** Runs `fn` inside a request's trace, as the daemon records (the log's mixin reads it). */
+  /** Runs `fn` inside a request's trace where the build's log mixin reads one from ALS. */
   readonly inTrace: (fn: () => void) => void;
   readonly append: (entries: readonly Entry[]) => Promise<void>;
   readonly lineOnly: Writer;
@@ -78,11 +78,15 @@ async function open(root: string): Promise<Recorder> {
   const context = (trace['newTraceContext'] as unknown as (extra: object) => object)({
     sessionId: 'c0ffee00-0000-4000-8000-000000000000',
   });
+  // Builds before 4086afb read the trace from AsyncLocalStorage; later ones pass it along
+  // (the entry's trace_id names it), so there is nothing to enter.
+  const runWithTrace = trace['runWithTrace'];
   const both = new Writer({ ...options, repository: repos.activity });
   return {
     root,
     dir,
-    inTrace: (fn) => void trace['runWithTrace']!(context as never, fn as never),
+    inTrace: (fn) =>
+      runWithTrace === undefined ? fn() : void runWithTrace(context as never, fn as never),
     append: (entries) => repos.activity.append(entries),
     lineOnly: new Writer({ ...options, repository: keepNothing }),
     both,

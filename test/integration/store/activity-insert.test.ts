@@ -73,25 +73,32 @@ describe('the prepared activity insert', () => {
     expect(await prepared.repos.activity.count()).toBe(9);
   });
 
-  it('never lands inside a kysely transaction that is still open, nor in its rollback', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let opened!: () => void;
-    const open = new Promise<void>((resolve) => (opened = resolve));
-    const rolledBack = prepared.store.db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.deleteFrom('activity').execute();
-        opened();
-        await held;
-        throw new Error('rolled back on purpose');
-      })
-      .catch((error: unknown) => error);
-    await open;
-    const appended = prepared.repos.activity.append(ENTRIES);
-    release();
-    expect(await rolledBack).toMatchObject({ message: 'rolled back on purpose' });
-    await appended;
-    expect(await prepared.repos.activity.count()).toBe(3);
-  });
+  it.each([
+    ['the first append', 0],
+    ['an append after others', 1],
+  ])(
+    'never lands inside a kysely transaction still open, nor in its rollback: %s',
+    async (_, before) => {
+      for (let i = 0; i < before; i++) await prepared.repos.activity.append(ENTRIES);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const rolledBack = prepared.store.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.deleteFrom('activity').execute();
+          opened();
+          await held;
+          throw new Error('rolled back on purpose');
+        })
+        .catch((error: unknown) => error);
+      await open;
+      const appended = prepared.repos.activity.append(ENTRIES);
+      release();
+      expect(await rolledBack).toMatchObject({ message: 'rolled back on purpose' });
+      await appended;
+      expect(await prepared.repos.activity.count()).toBe(3 + 3 * before);
+    },
+  );
 });
