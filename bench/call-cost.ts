@@ -1,0 +1,108 @@
+/**
+ * The daemon's CPU and the round trip per relayed `tools/call` (the fixture's `echo`), for
+ * several builds side by side: through the shim's socket channel (`socket`) and through
+ * /mcp (`mcp`), each with a raw client (a socket, node:http; nothing parsed per call), so
+ * the daemon's share is not drowned by an SDK client's. After a warm-up, rounds of calls
+ * are taken in turn over every build and channel, who goes first swapped each round; the
+ * daemon's CPU is read from /proc around each round. Medians of the rounds.
+ *
+ *   node dist/bench/call-cost.js [--rounds 8] [--calls 3000] [other-repo-root …]
+ *
+ * Other roots are built clones of this repository (e.g. the commit before a change).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
+import { cpuMicros } from './proc-readings.js';
+import { rawHttpSession, rawSocketSession, type RawSession } from './raw-sessions.js';
+import { median } from './stats.js';
+import { fixtureUpstream } from './upstreams.js';
+
+const CHANNELS = ['socket', 'mcp'] as const;
+type Channel = (typeof CHANNELS)[number];
+const WARMUP = 3_000;
+
+interface Build {
+  readonly root: string;
+  readonly daemon: BenchDaemon;
+  readonly sessions: Record<Channel, RawSession>;
+  readonly cpuUs: Record<Channel, number[]>;
+  readonly wallUs: Record<Channel, number[]>;
+}
+
+async function open(root: string): Promise<Build> {
+  const daemon = await startDaemon({ bin: join(root, 'bin/coffer.js') });
+  try {
+    const { name, command, args } = fixtureUpstream;
+    await daemon.addServer({ name, command, args });
+    const info = JSON.parse(readFileSync(join(daemon.home, 'daemon.json'), 'utf8')) as {
+      socket?: string;
+    };
+    if (info.socket === undefined) throw new Error(`${root}: the daemon has no socket channel`);
+    const sessions = {
+      socket: await rawSocketSession(info.socket, daemon.token),
+      mcp: await rawHttpSession(daemon.url, daemon.token),
+    };
+    return {
+      root,
+      daemon,
+      sessions,
+      cpuUs: { socket: [], mcp: [] },
+      wallUs: { socket: [], mcp: [] },
+    };
+  } catch (error) {
+    await daemon.stop();
+    throw error;
+  }
+}
+
+async function calls(session: RawSession, count: number): Promise<void> {
+  const params = {
+    name: `${fixtureUpstream.name}__${fixtureUpstream.tool}`,
+    arguments: fixtureUpstream.arguments,
+  };
+  for (let i = 0; i < count; i++) {
+    const answer = (await session.request('tools/call', params)).toString();
+    if (!answer.includes('"result"')) throw new Error(`the call failed: ${answer.slice(0, 300)}`);
+  }
+}
+
+async function round(build: Build, channel: Channel, count: number): Promise<void> {
+  const cpu = cpuMicros(build.daemon.pid);
+  const start = performance.now();
+  await calls(build.sessions[channel], count);
+  build.wallUs[channel].push(((performance.now() - start) * 1000) / count);
+  build.cpuUs[channel].push((cpuMicros(build.daemon.pid) - cpu) / count);
+}
+
+async function measure(roots: readonly string[], rounds: number, count: number): Promise<void> {
+  const builds: Build[] = [];
+  try {
+    for (const root of roots) builds.push(await open(root));
+    for (const build of builds)
+      for (const channel of CHANNELS) await calls(build.sessions[channel], WARMUP);
+    for (let r = 0; r < rounds; r++) {
+      for (const build of r % 2 === 0 ? builds : [...builds].reverse())
+        for (const channel of CHANNELS) await round(build, channel, count);
+    }
+    for (const build of builds) {
+      const figures = CHANNELS.map(
+        (channel) =>
+          `${channel} ${median(build.cpuUs[channel]).toFixed(0)} µs CPU, ${median(build.wallUs[channel]).toFixed(0)} µs round trip`,
+      );
+      console.log(`${build.root}: per call: ${figures.join('; ')}`);
+    }
+  } finally {
+    for (const build of builds) {
+      for (const session of Object.values(build.sessions)) session.close();
+      await build.daemon.stop();
+    }
+  }
+}
+
+const { values, positionals } = parseArgs({
+  options: { rounds: { type: 'string', default: '8' }, calls: { type: 'string', default: '3000' } },
+  allowPositionals: true,
+});
+await measure([repoRoot, ...positionals], Number(values.rounds), Number(values.calls));
