@@ -61,13 +61,18 @@ export function jsonAnswer(
   });
 }
 
+/** What an error answer may add: headers, the hint, and the trace its body names. */
+export interface ErrorExtras {
+  readonly headers?: Record<string, string>;
+  readonly hint?: string;
+  readonly trace?: TraceContext;
+}
+
 export function errorAnswer(
   status: number,
   code: ErrorCode,
   message: string,
-  headers: Record<string, string> = {},
-  hint?: string,
-  trace?: TraceContext,
+  { headers = {}, hint, trace }: ErrorExtras = {},
 ): Response {
   return jsonAnswer(status, errorBody(code, message, hint, trace), headers);
 }
@@ -145,23 +150,18 @@ function refusal(c: EdgeContext, options: DaemonRouterOptions): Response | undef
     if (ui?.wantsPage(req, path) === true) return raw(c, (_, res) => ui.denied(res, decision));
     const challenge: Record<string, string> =
       decision.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {};
-    return errorAnswer(
-      decision.status,
-      decision.code,
-      decision.message,
-      challenge,
-      decision.hint,
-      requestTrace(req),
-    );
+    const extras = { headers: challenge, trace: requestTrace(req) };
+    return errorAnswer(decision.status, decision.code, decision.message, {
+      ...extras,
+      ...(decision.hint === undefined ? {} : { hint: decision.hint }),
+    });
   }
   if (!isCanonicalPath(path)) {
     return errorAnswer(
       400,
       'INVALID_INPUT',
       'Malformed path: percent-encode it, without "." or ".." segments',
-      {},
-      undefined,
-      requestTrace(req),
+      { trace: requestTrace(req) },
     );
   }
   c.set('browser', browser);
@@ -217,14 +217,9 @@ function uiRoutes(
       if (c.req.method !== 'POST') return serveFile(c, ui, logger);
       // A session must not mint more sessions: codes are for whoever holds the token.
       if (c.get('browser'))
-        return errorAnswer(
-          403,
-          'FORBIDDEN',
-          'Login codes are issued to the token holder',
-          {},
-          undefined,
-          requestTrace(c.env.incoming),
-        );
+        return errorAnswer(403, 'FORBIDDEN', 'Login codes are issued to the token holder', {
+          trace: requestTrace(c.env.incoming),
+        });
       return raw(c, (_, res) => ui.issueCode(res));
     }),
   );
@@ -238,13 +233,12 @@ async function serveFile(c: EdgeContext, ui: UiRoutes, logger: Logger): Promise<
   } catch (error) {
     const trace = requestTrace(req);
     logger.error({ err: error, ...traceFields(trace) }, 'serving a UI file failed');
-    if (!res.headersSent)
-      return errorAnswer(500, 'INTERNAL', 'Internal error', {}, undefined, trace);
+    if (!res.headersSent) return errorAnswer(500, 'INTERNAL', 'Internal error', { trace });
     res.destroy();
     return RESPONSE_ALREADY_SENT;
   }
   const missing = `No route for ${req.method ?? 'GET'} ${path}`;
-  return errorAnswer(404, 'NOT_FOUND', missing, {}, undefined, requestTrace(req));
+  return errorAnswer(404, 'NOT_FOUND', missing, { trace: requestTrace(req) });
 }
 
 /**
@@ -281,14 +275,9 @@ export function createDaemonEdge(options: DaemonRouterOptions): Edge {
       if (segment === undefined) return next();
       const name = decodeSegment(segment);
       if (name === undefined)
-        return errorAnswer(
-          400,
-          'INVALID_INPUT',
-          'Malformed server name in path',
-          {},
-          undefined,
-          requestTrace(c.env.incoming),
-        );
+        return errorAnswer(400, 'INVALID_INPUT', 'Malformed server name in path', {
+          trace: requestTrace(c.env.incoming),
+        });
       return mcpRoute(options, () => name)(c);
     }),
   );
@@ -307,9 +296,7 @@ export function createDaemonEdge(options: DaemonRouterOptions): Edge {
             404,
             'NOT_FOUND',
             `No route for ${c.env.incoming.method ?? 'GET'} ${c.req.path}`,
-            {},
-            undefined,
-            requestTrace(c.env.incoming),
+            { trace: requestTrace(c.env.incoming) },
           )),
   );
   app.onError((error, c) => {

@@ -25,24 +25,17 @@ function unreadableRequest(error: unknown, logger: Logger): Response {
   const trace = newTraceContext();
   if (!(error instanceof RequestError)) {
     logger.error({ err: error, ...traceFields(trace) }, 'request routing failed');
-    return errorAnswer(500, 'INTERNAL', 'Internal error', {}, undefined, trace);
+    return errorAnswer(500, 'INTERNAL', 'Internal error', { trace });
   }
   if (/host/i.test(error.message))
-    return errorAnswer(
-      403,
-      'FORBIDDEN',
-      'Host header does not name this loopback daemon',
-      {},
-      undefined,
+    return errorAnswer(403, 'FORBIDDEN', 'Host header does not name this loopback daemon', {
       trace,
-    );
+    });
   return errorAnswer(
     400,
     'INVALID_INPUT',
     'Malformed path: percent-encode it, without "." or ".." segments',
-    {},
-    undefined,
-    trace,
+    { trace },
   );
 }
 
