@@ -5,7 +5,9 @@
  * daemon's (an SDK client parses every tool with zod).
  */
 import { Agent, request as httpRequest } from 'node:http';
-import { createConnection, type Socket } from 'node:net';
+import { createConnection } from 'node:net';
+import type { Readable } from 'node:stream';
+import { spawnOwned, stopChild } from './processes.js';
 
 export interface RawSession {
   /** Sends a request and resolves with its answer's bytes (one JSON-RPC message). */
@@ -110,11 +112,45 @@ export async function rawSocketSession(path: string, token: string): Promise<Raw
   socket.write(`${JSON.stringify({ coffer: 'hello', version: 1, token })}\n`);
   const ready = (await lines.next()).toString();
   if (!ready.includes('"ready"')) throw new Error(`socket hello refused: ${ready}`);
+  return lineSession(
+    (line) => socket.write(line),
+    lines,
+    () => socket.destroy(),
+  );
+}
+
+/**
+ * An initialized session through `coffer shim` (the `bin/coffer.js` given, with the
+ * daemon's environment), on its stdio as an agent talks to it. `pid` is the shim's.
+ */
+export async function rawShimSession(
+  bin: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RawSession & { readonly pid: number }> {
+  const shim = spawnOwned(process.execPath, [bin, 'shim'], {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const lines = new LineQueue(shim.stdout!);
+  const session = await lineSession(
+    (line) => shim.stdin!.write(line),
+    lines,
+    () => void stopChild(shim),
+  );
+  return { ...session, pid: shim.pid ?? -1 };
+}
+
+/** A session of one JSON-RPC message per line, initialized. */
+async function lineSession(
+  write: (line: string) => void,
+  lines: LineQueue,
+  close: () => void,
+): Promise<RawSession> {
   let nextId = 1;
   const session: RawSession = {
     async request(method, params) {
       const id = nextId++;
-      socket.write(`${message(id, method, params)}\n`);
+      write(`${message(id, method, params)}\n`);
       const prefix = `{"jsonrpc":"2.0","id":${id},`;
       for (;;) {
         const line = await lines.next();
@@ -122,10 +158,10 @@ export async function rawSocketSession(path: string, token: string): Promise<Raw
         if (line.subarray(0, prefix.length).toString() === prefix) return line;
       }
     },
-    close: () => socket.destroy(),
+    close,
   };
   await session.request('initialize', INITIALIZE);
-  socket.write(`${message(undefined, 'notifications/initialized')}\n`);
+  write(`${message(undefined, 'notifications/initialized')}\n`);
   return session;
 }
 
@@ -136,7 +172,7 @@ class LineQueue {
   private partial: Buffer[] = [];
   private failure: Error | undefined;
 
-  constructor(socket: Socket) {
+  constructor(socket: Readable) {
     socket.on('data', (chunk: Buffer) => this.feed(chunk));
     socket.on('error', (error) => (this.failure = error));
   }

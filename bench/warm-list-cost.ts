@@ -11,6 +11,10 @@
  * `--sdk` adds the fan-out section's own client (the SDK's, bench/targets.ts) as a channel,
  * with fewer listings: its figure is the one the bench reports beside its round trip.
  *
+ * Each build also lists through its own `coffer shim` (a raw client on the shim's stdio,
+ * as an agent talks to it): the round trip and the shim's CPU per listing are reported
+ * beside the daemon's figures.
+ *
  * Other roots (built clones of this repository) get their own daemon in the same run,
  * rounds taken in turn, so that a before and an after see the same machine. The answers
  * of every build are compared byte for byte (apart from the request id), per channel.
@@ -21,6 +25,7 @@ import { join } from 'node:path';
 import {
   rawHttpSession,
   rawModernHttp,
+  rawShimSession,
   rawSocketSession,
   type RawSession,
 } from './raw-sessions.js';
@@ -46,6 +51,9 @@ interface Build {
   readonly daemon: BenchDaemon;
   readonly sessions: Partial<Record<Channel, RawSession>>;
   readonly perListingUs: Record<Channel, number[]>;
+  readonly shim: RawSession & { readonly pid: number };
+  /** Per round, through the shim: round trip and the shim's CPU per listing (µs). */
+  readonly viaShim: { readonly wallUs: number[]; readonly shimUs: number[] };
 }
 
 /** The fan-out section's client as a channel; its answers are parsed, not handed back. */
@@ -71,11 +79,14 @@ async function open(root: string, sdk: boolean, cpuProfDir?: string): Promise<Bu
     const mcp = await rawHttpSession(daemon.url, daemon.token);
     const socket = await rawSocketSession(info.socket, daemon.token);
     const modern = rawModernHttp(daemon.url, daemon.token);
+    const shim = await rawShimSession(join(root, 'bin/coffer.js'), daemon.env);
     return {
       root,
       daemon,
       sessions: { mcp, socket, modern, ...(sdk ? { sdk: await sdkSession(daemon) } : {}) },
       perListingUs: { mcp: [], socket: [], modern: [], sdk: [] },
+      shim,
+      viaShim: { wallUs: [], shimUs: [] },
     };
   } catch (error) {
     await daemon.stop();
@@ -105,9 +116,11 @@ async function measure(options: Options): Promise<void> {
   try {
     for (const root of options.roots) builds.push(await open(root, options.sdk, options.cpuProf));
     await compareAnswers(builds);
-    for (const build of builds)
+    for (const build of builds) {
       for (const channel of channels)
         await listings(build.sessions[channel]!, count(channel, WARMUP));
+      await listings(build.shim, Math.ceil(WARMUP / SDK_SHARE));
+    }
     for (let round = 0; round < ROUNDS; round++) {
       // Each round swaps who goes first, so neither build always follows the other.
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
@@ -117,12 +130,14 @@ async function measure(options: Options): Promise<void> {
           await listings(build.sessions[channel]!, listed);
           build.perListingUs[channel].push((cpuMicros(build.daemon.pid) - before) / listed);
         }
+        await throughShim(build, Math.ceil(LISTINGS_PER_ROUND / SDK_SHARE));
       }
     }
     report(builds, channels);
   } finally {
     for (const build of builds) {
       for (const session of Object.values(build.sessions)) session.close();
+      build.shim.close();
       await build.daemon.stop();
     }
   }
@@ -141,6 +156,14 @@ async function compareAnswers(builds: readonly Build[]): Promise<void> {
   }
 }
 
+async function throughShim(build: Build, listed: number): Promise<void> {
+  const cpu = cpuMicros(build.shim.pid);
+  const start = performance.now();
+  await listings(build.shim, listed);
+  build.viaShim.wallUs.push(((performance.now() - start) * 1000) / listed);
+  build.viaShim.shimUs.push((cpuMicros(build.shim.pid) - cpu) / listed);
+}
+
 function report(builds: readonly Build[], channels: readonly Channel[]): void {
   for (const build of builds) {
     const figures = channels.map((channel) => {
@@ -149,6 +172,11 @@ function report(builds: readonly Build[], channels: readonly Channel[]): void {
       return `${channel} ${(median(us) / 1000).toFixed(2)} ms (rounds: ${rounds})`;
     });
     console.log(`${build.root}: daemon CPU per warm listing: ${figures.join('; ')}`);
+    const { wallUs, shimUs } = build.viaShim;
+    const msOf = (us: number[]) => (median(us) / 1000).toFixed(2);
+    console.log(
+      `${build.root}: through coffer shim: ${msOf(wallUs)} ms per listing, the shim's CPU ${msOf(shimUs)} ms`,
+    );
   }
 }
 
