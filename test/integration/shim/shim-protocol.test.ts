@@ -253,6 +253,11 @@ describe('coffer shim: session lifecycle', () => {
     const first = await fake(await freeRestartPort());
     const client = shim();
     await client.initialize();
+    // Killed before the shim relays `notifications/initialized`, the line would find no
+    // daemon and start a real one (the right thing for a user, a leak here).
+    await eventually(async () =>
+      expect(await methodsOf(first)).toContain('notifications/initialized'),
+    );
     await first.kill('SIGKILL');
     const second = await fake(first.port);
     expect((await client.request('ping', undefined, 'after-restart')).result).toBeDefined();
