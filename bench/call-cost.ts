@@ -1,8 +1,9 @@
 /**
  * The daemon's CPU and the round trip per relayed `tools/call` (the fixture's `echo`), for
- * several builds side by side: through the shim's socket channel (`socket`) and through
- * /mcp (`mcp`), each with a raw client (a socket, node:http; nothing parsed per call), so
- * the daemon's share is not drowned by an SDK client's. After a warm-up, rounds of calls
+ * several builds side by side: on the shim's socket channel (`socket`), through the build's
+ * own `coffer shim` (`shim`, whose CPU is reported too) and through /mcp (`mcp`), each with
+ * a raw client (a socket, stdio lines, node:http; nothing parsed per call), so the
+ * daemon's share is not drowned by an SDK client's. After a warm-up, rounds of calls
  * are taken in turn over every build and channel, who goes first swapped each round; the
  * daemon's CPU is read from /proc around each round. Medians of the rounds.
  *
@@ -15,11 +16,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { cpuMicros } from './proc-readings.js';
-import { rawHttpSession, rawSocketSession, type RawSession } from './raw-sessions.js';
+import { rawHttpSession, rawShimSession, rawSocketSession, type RawSession } from './raw-sessions.js';
 import { median } from './stats.js';
 import { fixtureUpstream } from './upstreams.js';
 
-const CHANNELS = ['socket', 'mcp'] as const;
+const CHANNELS = ['socket', 'shim', 'mcp'] as const;
 type Channel = (typeof CHANNELS)[number];
 const WARMUP = 3_000;
 
@@ -27,8 +28,10 @@ interface Build {
   readonly root: string;
   readonly daemon: BenchDaemon;
   readonly sessions: Record<Channel, RawSession>;
+  readonly shimPid: number;
   readonly cpuUs: Record<Channel, number[]>;
   readonly wallUs: Record<Channel, number[]>;
+  readonly shimCpuUs: number[];
 }
 
 async function open(root: string): Promise<Build> {
@@ -40,16 +43,20 @@ async function open(root: string): Promise<Build> {
       socket?: string;
     };
     if (info.socket === undefined) throw new Error(`${root}: the daemon has no socket channel`);
+    const shim = await rawShimSession(join(root, 'bin/coffer.js'), daemon.env);
     const sessions = {
       socket: await rawSocketSession(info.socket, daemon.token),
+      shim,
       mcp: await rawHttpSession(daemon.url, daemon.token),
     };
     return {
       root,
       daemon,
       sessions,
-      cpuUs: { socket: [], mcp: [] },
-      wallUs: { socket: [], mcp: [] },
+      shimPid: shim.pid,
+      cpuUs: { socket: [], shim: [], mcp: [] },
+      wallUs: { socket: [], shim: [], mcp: [] },
+      shimCpuUs: [],
     };
   } catch (error) {
     await daemon.stop();
@@ -70,10 +77,12 @@ async function calls(session: RawSession, count: number): Promise<void> {
 
 async function round(build: Build, channel: Channel, count: number): Promise<void> {
   const cpu = cpuMicros(build.daemon.pid);
+  const shimCpu = cpuMicros(build.shimPid);
   const start = performance.now();
   await calls(build.sessions[channel], count);
   build.wallUs[channel].push(((performance.now() - start) * 1000) / count);
   build.cpuUs[channel].push((cpuMicros(build.daemon.pid) - cpu) / count);
+  if (channel === 'shim') build.shimCpuUs.push((cpuMicros(build.shimPid) - shimCpu) / count);
 }
 
 async function measure(roots: readonly string[], rounds: number, count: number): Promise<void> {
@@ -91,7 +100,8 @@ async function measure(roots: readonly string[], rounds: number, count: number):
         (channel) =>
           `${channel} ${median(build.cpuUs[channel]).toFixed(0)} µs CPU, ${median(build.wallUs[channel]).toFixed(0)} µs round trip`,
       );
-      console.log(`${build.root}: per call: ${figures.join('; ')}`);
+      const shim = `the shim itself ${median(build.shimCpuUs).toFixed(0)} µs CPU`;
+      console.log(`${build.root}: per call: ${figures.join('; ')}; ${shim}`);
     }
   } finally {
     for (const build of builds) {
