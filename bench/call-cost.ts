@@ -16,7 +16,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { cpuMicros } from './proc-readings.js';
-import { rawHttpSession, rawShimSession, rawSocketSession, type RawSession } from './raw-sessions.js';
+import {
+  rawHttpSession,
+  rawShimSession,
+  rawSocketSession,
+  type RawSession,
+} from './raw-sessions.js';
 import { median } from './stats.js';
 import { fixtureUpstream } from './upstreams.js';
 
