@@ -11,7 +11,7 @@
  *
  * Other roots are built clones of this repository (e.g. the commit before a change).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
@@ -116,8 +116,33 @@ async function measure(roots: readonly string[], rounds: number, count: number):
   }
 }
 
-const { values, positionals } = parseArgs({
-  options: { rounds: { type: 'string', default: '8' }, calls: { type: 'string', default: '3000' } },
-  allowPositionals: true,
-});
-await measure([repoRoot, ...positionals], Number(values.rounds), Number(values.calls));
+const USAGE = 'usage: node dist/bench/call-cost.js [--rounds N] [--calls N] [other-repo-root …]\n';
+
+/** The command line, or a usage message and exit code 2 (not a stack trace) when it is bad. */
+function commandLine(): { roots: string[]; rounds: number; calls: number } {
+  try {
+    const { values, positionals } = parseArgs({
+      options: {
+        rounds: { type: 'string', default: '8' },
+        calls: { type: 'string', default: '3000' },
+      },
+      allowPositionals: true,
+    });
+    const rounds = Number(values.rounds);
+    const calls = Number(values.calls);
+    if (!Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(calls) || calls < 1)
+      throw new Error('--rounds and --calls take a whole number of at least 1');
+    const missing = positionals.find((root) => !existsSync(join(root, 'dist/src/main.js')));
+    if (missing !== undefined)
+      throw new Error(
+        `${missing} is not a built clone (no dist/src/main.js): run npm run build in it`,
+      );
+    return { roots: [repoRoot, ...positionals], rounds, calls };
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { roots, rounds, calls: count } = commandLine();
+await measure(roots, rounds, count);
