@@ -1,3 +1,4 @@
+export * from './cancel-signal.js';
 export * from './errors.js';
 export * from './naming.js';
 export * from './server-definition.js';

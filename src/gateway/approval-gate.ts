@@ -1,3 +1,4 @@
+import { NEVER_CANCELLED, type CancelSignal } from '../domain/cancel-signal.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject, ToolPolicyRepository } from '../domain/ports.js';
 import { effectivePolicy, type ServerPolicies } from '../domain/tool-policy.js';
@@ -10,7 +11,7 @@ export interface GatedCall {
   /** The tool's definition as listed (its annotations), when the session has it. */
   readonly tool: JsonObject | undefined;
   readonly arguments: unknown;
-  readonly signal?: AbortSignal;
+  readonly signal?: CancelSignal;
   readonly requestId?: string | number;
 }
 
@@ -57,7 +58,7 @@ export class ApprovalGate {
 
   private async ask(call: GatedCall, allow: string): Promise<void> {
     const answer = await this.client.requests.request('elicitation/create', question(call), {
-      signal: call.signal ?? new AbortController().signal,
+      signal: call.signal ?? NEVER_CANCELLED,
       ...(call.requestId === undefined ? {} : { relatedRequestId: call.requestId }),
     });
     if (answer['action'] !== 'accept')

@@ -116,9 +116,7 @@ export class InputBridge extends DownstreamRequests {
       return Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`));
     return new Promise((answer, fail) => {
       if (options.signal.aborted) return fail(new Error('cancelled by the upstream'));
-      options.signal.addEventListener('abort', () => fail(new Error('cancelled by the upstream')), {
-        once: true,
-      });
+      options.signal.onAbort(() => fail(new Error('cancelled by the upstream')));
       call.ask({ method, params, answer, fail });
     });
   }

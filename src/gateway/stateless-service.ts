@@ -1,3 +1,4 @@
+import { Cancellation } from '../domain/cancel-signal.js';
 import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
 import { newTraceContext } from '../observability/trace-context.js';
@@ -48,7 +49,7 @@ export interface StatelessServiceOptions {
  */
 export class StatelessService {
   private readonly hub = new ListenHub();
-  private readonly stopping = new AbortController();
+  private readonly stopping = new Cancellation();
   /** Upstreams' questions to the client, turned into input-required results. */
   private readonly requests = new InputBridge();
   /** Upstream task status, as the extension's notifications/tasks for who follows it. */
@@ -64,7 +65,7 @@ export class StatelessService {
   private readonly logs = new RequestLogs();
   /** Resource URIs the listen streams name, subscribed upstream while somebody listens. */
   private readonly subscriptions = new ResourceSubscriptions((method, uri) =>
-    this.parts.relay.relay(method, RESOURCE_TARGET, { uri }, { signal: this.stopping.signal }),
+    this.parts.relay.relay(method, RESOURCE_TARGET, { uri }, { signal: this.stopping }),
   );
   private readonly parts: SessionParts;
   private readonly methods: MethodTable;
@@ -109,7 +110,7 @@ export class StatelessService {
           hub: this.hub,
           subscriptions: this.subscriptions,
           bridge: this.requests,
-          stopping: this.stopping.signal,
+          stopping: this.stopping,
           tasks: new TaskExtension({
             relay: this.parts.tasks,
             changed: (taskId) => this.feed.changed(taskId),
@@ -187,7 +188,7 @@ export class StatelessService {
     const get = this.methods.requests.get('tasks/get');
     if (get === undefined) throw new Error('the stateless methods have no tasks/get');
     const params = { taskId, _meta: { [META.clientCapabilities]: TASKS_CLIENT } };
-    const signal = this.stopping.signal;
+    const signal = this.stopping;
     const trace = newTraceContext();
     return get(params, { id: 'coffer-task-status', signal, notify: () => undefined, trace });
   }

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../domain/cancel-signal.js';
 import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { capabilityKinds } from './capability-kinds.js';
@@ -162,7 +163,7 @@ export class TaskExtension {
     entry: TaskEntry,
     method: string,
     params: JsonObject | undefined,
-    signal: AbortSignal,
+    signal: CancelSignal,
   ): Promise<JsonObject> {
     const state = this.stateOf(entry);
     const key = `coffer-${++state.asked}`;
@@ -172,12 +173,12 @@ export class TaskExtension {
         fail(new Error('the upstream withdrew its question'));
       };
       if (signal.aborted) return withdrawn();
-      signal.addEventListener('abort', withdrawn, { once: true });
+      const stopListening = signal.onAbort(withdrawn);
       state.questions.set(key, {
         method,
         params,
         answer: (result) => {
-          signal.removeEventListener('abort', withdrawn);
+          stopListening();
           answer(result);
         },
       });

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../domain/cancel-signal.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject, UpstreamRequestOptions } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
@@ -31,7 +32,7 @@ export type TaskQuestions = (
   entry: TaskEntry,
   method: string,
   params: JsonObject | undefined,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ) => Promise<JsonObject>;
 
 /** Status notifications for upstream ids not known yet (they can beat the create answer). */
@@ -166,7 +167,7 @@ export class TaskRelay implements TaskOwner {
     server: string,
     method: string,
     params: JsonObject | undefined,
-    signal: AbortSignal,
+    signal: CancelSignal,
   ): Promise<JsonObject> | undefined {
     const related = relatedTaskId(params);
     if (this.questions === undefined || related === undefined) return undefined;

@@ -6,6 +6,7 @@
  * retries the request with the answers (`inputResponses`) and the server's
  * `requestState`. Nothing is asked of any other session.
  */
+import type { CancelSignal } from '../domain/cancel-signal.js';
 import { UpstreamRpcError, type JsonObject, type UpstreamPeer } from '../domain/ports.js';
 import { isObject } from './jsonrpc-envelope.js';
 import { isInputRequired } from './modern-results.js';
@@ -16,7 +17,7 @@ export const MAX_INPUT_ROUNDS = 8;
 export interface InputRound {
   readonly server: string;
   readonly peer: UpstreamPeer;
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** Sends the request again with these params. */
   readonly retry: (params: JsonObject) => Promise<JsonObject>;
 }

@@ -193,8 +193,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
       this.options.maxTotalTimeoutMs,
       (reason) => this.abandon(id, timeoutError(this.server, method, reason)),
     );
-    const onAbort = () => this.abandon(id, options.signal?.reason);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const stopListening = options.signal?.onAbort((reason) => this.abandon(id, reason));
     if (token !== undefined) {
       this.progressRoutes.set(token, (progress) => {
         deadline.touch();
@@ -206,7 +205,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     const sent = paramsForEra(this.negotiatedEra, params, this.options);
     const opened = this.exchange(method, sent, () => {
       deadline.clear();
-      options.signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
       if (token !== undefined) this.progressRoutes.delete(token);
     });
     id = opened.id;

@@ -4,6 +4,7 @@
  * UPSTREAM's id. The upstream cancelling its own request aborts the peer request, and
  * then nothing is answered (the spec's rule for a cancelled request).
  */
+import { Cancellation, type CancelSignal } from '../domain/cancel-signal.js';
 import type { JsonObject, UpstreamPeer } from '../domain/ports.js';
 import type {
   JsonRpcErrorObject,
@@ -15,7 +16,7 @@ import type {
 const INTERNAL_ERROR = -32603;
 
 export class PeerRequests {
-  private readonly inFlight = new Map<JsonRpcId, AbortController>();
+  private readonly inFlight = new Map<JsonRpcId, Cancellation>();
 
   constructor(
     private readonly peer: UpstreamPeer,
@@ -26,13 +27,13 @@ export class PeerRequests {
     const { id, method, params } = request;
     // Liveness checks are answered here: they need no client.
     if (method === 'ping') return this.reply(id, { result: {} });
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    const cancellation = new Cancellation();
+    this.inFlight.set(id, cancellation);
     const answered = (reply: { result: JsonObject } | { error: JsonRpcErrorObject }): void => {
-      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
-      if (!controller.signal.aborted) this.reply(id, reply);
+      if (this.inFlight.get(id) === cancellation) this.inFlight.delete(id);
+      if (!cancellation.aborted) this.reply(id, reply);
     };
-    void this.ask(method, params, controller.signal).then(
+    void this.ask(method, params, cancellation).then(
       (result) => answered({ result }),
       (error: unknown) => answered({ error: errorAnswer(error) }),
     );
@@ -41,7 +42,7 @@ export class PeerRequests {
   private async ask(
     method: string,
     params: JsonObject | undefined,
-    signal: AbortSignal,
+    signal: CancelSignal,
   ): Promise<JsonObject> {
     // async, so a peer that throws instead of rejecting is answered all the same.
     return this.peer.request(method, params, signal);
@@ -50,15 +51,17 @@ export class PeerRequests {
   /** The upstream's `notifications/cancelled` for one of its requests. */
   cancel(id: unknown, reason: unknown): void {
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const controller = this.inFlight.get(id);
-    if (controller === undefined) return;
+    const cancellation = this.inFlight.get(id);
+    if (cancellation === undefined) return;
     this.inFlight.delete(id);
-    controller.abort(new Error(typeof reason === 'string' ? reason : 'cancelled by the upstream'));
+    cancellation.abort(
+      new Error(typeof reason === 'string' ? reason : 'cancelled by the upstream'),
+    );
   }
 
   /** The connection ended: nobody is left to answer. */
   abortAll(reason: Error): void {
-    for (const controller of this.inFlight.values()) controller.abort(reason);
+    for (const cancellation of this.inFlight.values()) cancellation.abort(reason);
     this.inFlight.clear();
   }
 

@@ -10,6 +10,7 @@
  * Closing it releases the session's hold; the connection closes when the last hold is
  * released.
  */
+import { NEVER_CANCELLED } from '../domain/cancel-signal.js';
 import type {
   JsonObject,
   UpstreamConnectContext,
@@ -98,7 +99,7 @@ export class UpstreamLease implements UpstreamConnection {
     const final = await answerInputRequired(first, stamped, {
       server: this.server,
       peer: this.context.peer,
-      signal: options.signal ?? new AbortController().signal,
+      signal: options.signal ?? NEVER_CANCELLED,
       retry: send,
     });
     return completeResult(final);

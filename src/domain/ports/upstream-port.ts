@@ -1,11 +1,13 @@
 /** The port src/upstream implements: connections to upstream MCP servers. */
+import type { CancelSignal } from '../cancel-signal.js';
 import type { ServerDefinition } from '../server-definition.js';
 
 /** A JSON-RPC params or result object, relayed verbatim. */
 export type JsonObject = Record<string, unknown>;
 
 export interface UpstreamRequestOptions {
-  readonly signal?: AbortSignal;
+  /** The caller's cancel: the connection forwards it (notifications/cancelled). */
+  readonly signal?: CancelSignal;
   /** Idle timeout: reset by each progress notification. */
   readonly timeoutMs?: number;
   /** Called synchronously for each progress notification of this request. */
@@ -15,7 +17,11 @@ export interface UpstreamRequestOptions {
 /** What an upstream may ask of the client that owns its session. */
 export interface UpstreamPeer {
   /** Server→client requests (roots/list, sampling/createMessage, elicitation/create). */
-  request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<JsonObject>;
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    signal: CancelSignal,
+  ): Promise<JsonObject>;
   /** Notifications other than progress (list_changed, resources/updated, message, …). */
   notify(method: string, params: JsonObject | undefined): void;
 }

@@ -1,11 +1,12 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CancelSignal } from '../../domain/cancel-signal.js';
 import { PendingRequests } from '../../domain/pending-requests.js';
 import { UpstreamRpcError, type JsonObject } from '../../domain/ports.js';
 import type { RequestId } from './method-table.js';
 import type { SendToClient } from './message-router.js';
 
 export interface OutboundOptions {
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** The client request this one belongs to: on HTTP it rides on that request's stream. */
   readonly relatedRequestId?: RequestId;
 }
@@ -29,15 +30,17 @@ export class DownstreamRequests {
     const { signal, relatedRequestId } = options;
     if (signal.aborted) return Promise.reject(abortError(signal));
     const onAbort = (): void => {
-      if (!this.pending.fail(id, abortError(signal))) return;
-      const cancel = { requestId: id, reason: String(signal.reason) };
+      const error = abortError(signal);
+      if (!this.pending.fail(id, error)) return;
+      const cancel = { requestId: id, reason: error.message };
       void this.send(
         { jsonrpc: '2.0', method: 'notifications/cancelled', params: cancel },
         relatedRequestId,
       ).catch(() => undefined);
     };
-    const { id, answer } = this.pending.open(() => signal.removeEventListener('abort', onAbort));
-    signal.addEventListener('abort', onAbort, { once: true });
+    let stopListening = (): void => undefined;
+    const { id, answer } = this.pending.open(() => stopListening());
+    stopListening = signal.onAbort(onAbort);
     const message: JSONRPCMessage =
       params === undefined
         ? { jsonrpc: '2.0', id, method }
@@ -67,10 +70,10 @@ export class DownstreamRequests {
   }
 }
 
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error
-    ? signal.reason
-    : new Error(String(signal.reason ?? 'aborted'));
+function abortError(signal: CancelSignal): Error {
+  const { reason } = signal;
+  if (reason instanceof Error) return reason;
+  return new Error(typeof reason === 'string' ? reason : 'aborted');
 }
 
 function isObject(value: unknown): value is JsonObject {

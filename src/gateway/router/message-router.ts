@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Cancellation, type CancelSignal } from '../../domain/cancel-signal.js';
 import type { JsonObject } from '../../domain/ports.js';
 import { childTrace, type TraceContext } from '../../observability/trace-context.js';
 import { toJsonRpcError } from '../rpc-error-mapping.js';
@@ -28,7 +29,7 @@ export interface MessageRouterOptions {
  * a cancelled request is aborted and never answered, as the spec asks.
  */
 export class MessageRouter {
-  private readonly running = new Map<RequestId, AbortController>();
+  private readonly running = new Map<RequestId, Cancellation>();
   private closed = false;
 
   constructor(private readonly options: MessageRouterOptions) {}
@@ -46,7 +47,7 @@ export class MessageRouter {
   /** The session ended: every running request is aborted and none is answered. */
   close(): void {
     this.closed = true;
-    for (const controller of this.running.values()) controller.abort();
+    for (const cancellation of this.running.values()) cancellation.abort();
     this.running.clear();
   }
 
@@ -64,30 +65,30 @@ export class MessageRouter {
         error: { code: -32601, message: `Method not found: ${method}` },
       });
     }
-    const controller = new AbortController();
-    this.running.set(id, controller);
+    const cancellation = new Cancellation();
+    this.running.set(id, cancellation);
     const trace = (this.options.traceFor ?? childTrace)(parent);
-    const context = this.contextFor(id, params, controller.signal, trace);
-    void this.answer(method, () => handler(params, context), controller, context);
+    const context = this.contextFor(id, params, cancellation, trace);
+    void this.answer(method, () => handler(params, context), cancellation, context);
   }
 
   private async answer(
     method: string,
     run: () => Promise<JsonObject> | JsonObject,
-    controller: AbortController,
+    cancellation: Cancellation,
     { id, trace }: RequestContext,
   ): Promise<void> {
     try {
       const result = await run();
-      if (!controller.signal.aborted) this.deliver({ jsonrpc: '2.0', id, result });
+      if (!cancellation.aborted) this.deliver({ jsonrpc: '2.0', id, result });
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (cancellation.aborted) return;
       this.options.onFailure?.(method, error, trace);
       const { code, message, data } = toJsonRpcError(error);
       const body = data === undefined ? { code, message } : { code, message, data };
       this.deliver({ jsonrpc: '2.0', id, error: body });
     } finally {
-      if (this.running.get(id) === controller) this.running.delete(id);
+      if (this.running.get(id) === cancellation) this.running.delete(id);
     }
   }
 
@@ -99,7 +100,7 @@ export class MessageRouter {
   private contextFor(
     id: RequestId,
     params: JsonObject | undefined,
-    signal: AbortSignal,
+    signal: CancelSignal,
     trace: TraceContext,
   ): RequestContext {
     const notify = (method: string, body: JsonObject): void => {
@@ -117,10 +118,10 @@ export class MessageRouter {
   private cancel(params: JsonObject | undefined): void {
     const id = params?.['requestId'];
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const controller = this.running.get(id);
-    if (controller === undefined) return;
+    const cancellation = this.running.get(id);
+    if (cancellation === undefined) return;
     this.running.delete(id);
-    controller.abort(params?.['reason']);
+    cancellation.abort(params?.['reason']);
     this.options.onCancelled?.(id);
   }
 }

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../domain/cancel-signal.js';
 import type { JsonObject } from '../../domain/ports.js';
 import type { TraceContext } from '../../observability/trace-context.js';
 import type { Caller } from '../call-audit.js';
@@ -9,7 +10,7 @@ export type RequestId = string | number;
 export interface RequestContext {
   readonly id: RequestId;
   /** Aborted when the client cancels the request or the session closes. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** Present when the client sent a progress token: reports progress under that token. */
   readonly onProgress?: (progress: JsonObject) => void;
   /** Sends a notification that belongs to this request (on HTTP: on its response stream). */

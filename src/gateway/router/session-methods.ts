@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../domain/cancel-signal.js';
 import type { BuiltinCalls } from '../builtin-calls.js';
 import type { ListingCatalog } from '../lean-mode.js';
 import type { ListAnswers } from '../list-answers.js';
@@ -87,7 +88,7 @@ export interface StatelessMethodParts extends Omit<
   /** Turns an upstream's question during a call into an input-required result. */
   readonly bridge: InputBridge;
   /** Aborted when Coffer stops: open subscriptions/listen requests end gracefully. */
-  readonly stopping: AbortSignal;
+  readonly stopping: CancelSignal;
   /** The 2026-07-28 tasks extension (docs/TASKS.md). */
   readonly tasks: TaskExtension;
   /** Results in their 2026-07-28 form; a list's made once while it is unchanged. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Cancellation } from '../../../src/domain/cancel-signal.js';
 import type { JsonObject } from '../../../src/domain/ports.js';
 import { BuiltinCalls } from '../../../src/gateway/builtin-calls.js';
 import type { RoutedRequestOptions } from '../../../src/gateway/upstream-forward.js';
@@ -82,7 +83,7 @@ describe('built-in tool calls', () => {
 
   it('routes coffer__call_tool through the session router with _meta and options', async () => {
     const { builtins, routed } = fakeSession([echo]);
-    const signal = new AbortController().signal;
+    const signal = new Cancellation();
     const onProgress = () => undefined;
     const options = { signal, requestId: 7, onProgress };
     const result = await builtins.call(

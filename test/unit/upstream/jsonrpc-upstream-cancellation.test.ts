@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { Cancellation } from '../../../src/domain/cancel-signal.js';
 import { UpstreamRpcError, type JsonObject } from '../../../src/domain/ports.js';
 import { connect } from './upstream-connection-harness.js';
 
 describe('JsonRpcUpstreamConnection cancellation', () => {
   it('sends notifications/cancelled with the upstream id and drops the late result', async () => {
     const { connection, transport } = await connect();
-    const client = new AbortController();
+    const client = new Cancellation();
     const seen: JsonObject[] = [];
     const call = connection.request(
       'tools/call',
       { name: 'slow', _meta: { progressToken: 'p' } },
-      { signal: client.signal, onProgress: (progress) => seen.push(progress) },
+      { signal: client, onProgress: (progress) => seen.push(progress) },
     );
     const { id } = transport.lastRequest('tools/call');
     client.abort('client cancelled');
@@ -39,9 +40,9 @@ describe('JsonRpcUpstreamConnection cancellation', () => {
 
   it('fails a request cancelled before it was sent without judging the connection broken', async () => {
     const { connection, transport } = await connect();
-    const client = new AbortController();
+    const client = new Cancellation();
     client.abort('client cancelled');
-    const call = connection.request('tools/call', { name: 'slow' }, { signal: client.signal });
+    const call = connection.request('tools/call', { name: 'slow' }, { signal: client });
     // Not UPSTREAM_UNAVAILABLE, which would evict the connection and end every call on it.
     await expect(call).rejects.toEqual(new UpstreamRpcError(-32001, 'client cancelled'));
     expect(transport.sentWith('tools/call')).toEqual([]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Cancellation } from '../../../src/domain/cancel-signal.js';
 import type { JsonObject, UpstreamConnectContext } from '../../../src/domain/ports.js';
 import { SharedUpstreams } from '../../../src/upstream/shared-upstreams.js';
 import { FakeTransport } from './fake-transport.js';
@@ -78,8 +79,8 @@ describe('a shared 2025 upstream', () => {
 
   it("cancels one session's call by that call's own id, and relays no client notification", async () => {
     const { transport, leaseA, leaseB } = await sharedLegacy();
-    const controller = new AbortController();
-    const callA = leaseA.request('tools/call', { name: 'slow' }, { signal: controller.signal });
+    const controller = new Cancellation();
+    const callA = leaseA.request('tools/call', { name: 'slow' }, { signal: controller });
     await settle();
     const sentA = transport.lastRequest('tools/call');
     const callB = leaseB.request('tools/call', { name: 'other' });

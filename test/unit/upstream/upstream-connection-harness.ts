@@ -1,11 +1,12 @@
 import type { JsonObject, UpstreamPeer } from '../../../src/domain/ports.js';
+import type { CancelSignal } from '../../../src/domain/cancel-signal.js';
 import { JsonRpcUpstreamConnection } from '../../../src/upstream/jsonrpc-upstream-connection.js';
 import { FakeTransport } from './fake-transport.js';
 
 export interface PeerCall {
   readonly method: string;
   readonly params: JsonObject | undefined;
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
 }
 
 export function recordingPeer(answer: (call: PeerCall) => Promise<JsonObject>) {

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CancelSignal } from '../../../domain/cancel-signal.js';
 import { CofferError } from '../../../domain/errors.js';
 import type { JsonObject } from '../../../domain/ports.js';
 import type { ListenHub } from '../../listen-hub.js';
@@ -33,7 +34,7 @@ const NOTHING_HELD: HeldResources = { uris: [], release: () => undefined };
 export function subscriptionsListenHandler(
   hub: ListenHub,
   resources: ResourceSubscriptions,
-  stopping: AbortSignal,
+  stopping: CancelSignal,
 ): RequestHandler {
   return async (params, context) => {
     const { honored, wanted, followed, uris } = readFilter(params);
@@ -71,12 +72,12 @@ export function subscriptionsListenHandler(
       const end = (): void => {
         unsubscribe();
         held.release();
-        context.signal.removeEventListener('abort', end);
-        stopping.removeEventListener('abort', end);
+        stopCancelled();
+        stopStopping();
         resolve(ended);
       };
-      context.signal.addEventListener('abort', end, { once: true });
-      stopping.addEventListener('abort', end, { once: true });
+      const stopCancelled = context.signal.onAbort(end);
+      const stopStopping = stopping.onAbort(end);
     });
   };
 }

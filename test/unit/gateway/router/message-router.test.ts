@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Cancellation, type CancelSignal } from '../../../../src/domain/cancel-signal.js';
 import { describe, expect, it } from 'vitest';
 import { CofferError } from '../../../../src/domain/errors.js';
 import { UpstreamRpcError } from '../../../../src/domain/ports.js';
@@ -76,13 +77,11 @@ describe('MessageRouter', () => {
   });
 
   it('aborts a cancelled request, answers nothing and lets the transport forget it', async () => {
-    let signal: AbortSignal | undefined;
+    let signal: CancelSignal | undefined;
     const r = routerWith({
       slow: (_params, context) => {
         signal = context.signal;
-        return new Promise((resolve) =>
-          context.signal.addEventListener('abort', () => resolve({})),
-        );
+        return new Promise((resolve) => context.signal.onAbort(() => resolve({})));
       },
     });
     r.receive({ id: 'a', method: 'slow' });
@@ -125,7 +124,7 @@ describe('MessageRouter', () => {
     r.receive({ method: 'notifications/hello' });
     r.receive({ method: 'notifications/unknown' });
     const asked = r.outbound.request('roots/list', undefined, {
-      signal: new AbortController().signal,
+      signal: new Cancellation(),
     });
     r.receive({ id: 0, result: { roots: [] } });
     await expect(asked).resolves.toEqual({ roots: [] });
@@ -133,7 +132,7 @@ describe('MessageRouter', () => {
   });
 
   it('aborts running requests when closed and ignores what comes after', async () => {
-    let signal: AbortSignal | undefined;
+    let signal: CancelSignal | undefined;
     const r = routerWith({ hang: (_p, c) => ((signal = c.signal), new Promise(() => undefined)) });
     r.receive({ id: 1, method: 'hang' });
     r.router.close();
@@ -159,16 +158,16 @@ describe('DownstreamRequests', () => {
     const failing = r.outbound.request(
       'elicitation/create',
       {},
-      { signal: new AbortController().signal, relatedRequestId: 'c' },
+      { signal: new Cancellation(), relatedRequestId: 'c' },
     );
     r.receive({ id: 0, error: { code: -1, message: 'declined' } });
     await expect(failing).rejects.toMatchObject({ code: -1, message: 'declined' });
-    const controller = new AbortController();
-    const aborted = r.outbound.request('sampling/createMessage', {}, { signal: controller.signal });
+    const controller = new Cancellation();
+    const aborted = r.outbound.request('sampling/createMessage', {}, { signal: controller });
     controller.abort(new Error('upstream gave up'));
     await expect(aborted).rejects.toThrow('upstream gave up');
     const pending = r.outbound.request('roots/list', undefined, {
-      signal: new AbortController().signal,
+      signal: new Cancellation(),
     });
     r.outbound.closeAll();
     await expect(pending).rejects.toMatchObject({ code: -32000 });

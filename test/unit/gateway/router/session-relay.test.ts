@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Cancellation } from '../../../../src/domain/cancel-signal.js';
 import type { JsonObject, UpstreamRequestOptions } from '../../../../src/domain/ports.js';
 import { startSession, type Harness } from './session-harness.js';
 import type { Script } from './fake-upstream.js';
@@ -102,11 +103,7 @@ describe('a session relays the life of a call', () => {
     harness.client.receive({ id: 'c1', method: 'tools/call', params: { name: 'fx__work' } });
     await tool.start;
     const peer = harness.upstreams.latest('fx').context.peer;
-    const asked = peer.request(
-      'sampling/createMessage',
-      { messages: [] },
-      new AbortController().signal,
-    );
+    const asked = peer.request('sampling/createMessage', { messages: [] }, new Cancellation());
     const question = await harness.client.next(
       (s) => s.message['method'] === 'sampling/createMessage',
     );
@@ -116,7 +113,7 @@ describe('a session relays the life of a call', () => {
       result: { role: 'assistant', content: { type: 'text', text: 'ok' } },
     });
     await expect(asked).resolves.toMatchObject({ role: 'assistant' });
-    const roots = peer.request('roots/list', undefined, new AbortController().signal);
+    const roots = peer.request('roots/list', undefined, new Cancellation());
     await expect(roots).rejects.toMatchObject({ code: -32601 });
     tool.release({ content: [] });
   });
@@ -144,7 +141,7 @@ describe('a session relays the life of a call', () => {
     await tool.start;
     const asked = harness.upstreams
       .latest('fx')
-      .context.peer.request('elicitation/create', {}, new AbortController().signal);
+      .context.peer.request('elicitation/create', {}, new Cancellation());
     await harness.session.close();
     expect(tool.options()?.signal?.aborted).toBe(true);
     await expect(asked).rejects.toMatchObject({ code: -32000 });

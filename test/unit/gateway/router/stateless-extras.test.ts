@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Cancellation } from '../../../../src/domain/cancel-signal.js';
 import { eventually } from '../../../support/eventually.js';
 import type { JsonObject } from '../../../../src/domain/ports.js';
 import type { StatelessService } from '../../../../src/gateway/stateless-service.js';
@@ -129,7 +130,7 @@ describe('roots through the era bridge (2026-07-28)', () => {
         'tools/list': () => ({ tools: [{ name: 'work' }] }),
         'tools/call': async (_params, options) => {
           const peer = box.upstreams!.latest('fx').context.peer;
-          const signal = options?.signal ?? new AbortController().signal;
+          const signal = options?.signal ?? new Cancellation();
           // As a 2025 server should, it goes on without roots when the client has none.
           const answer = await peer
             .request('roots/list', undefined, signal)
@@ -221,7 +222,7 @@ describe('which request an upstream question goes to (2026-07-28)', () => {
     await eventually(() => expect(upstreams.latest('fx').calledWith('tools/call')).toHaveLength(1));
     const asked = upstreams
       .latest('gx')
-      .context.peer.request('roots/list', undefined, new AbortController().signal);
+      .context.peer.request('roots/list', undefined, new Cancellation());
     await expect(asked).rejects.toMatchObject({ code: -32603 });
     release();
     expect((await channel.answer(1))['result']).toMatchObject({ resultType: 'complete' });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Cancellation, type CancelSignal } from '../../../../src/domain/cancel-signal.js';
 import { UpstreamRpcError } from '../../../../src/domain/ports.js';
 import type { StatelessService } from '../../../../src/gateway/stateless-service.js';
 import type { fakeGatewayContext } from './session-harness.js';
@@ -103,7 +104,7 @@ describe('the stateless (2026-07-28) service', () => {
     channel.request(1, 'tools/list');
     await channel.answer(1);
     const upstream = upstreams.connections[0]!;
-    const asked = upstream.context.peer.request('roots/list', {}, new AbortController().signal);
+    const asked = upstream.context.peer.request('roots/list', {}, new Cancellation());
     await expect(asked).rejects.toMatchObject({ code: -32601 });
   });
 });
@@ -111,10 +112,10 @@ describe('the stateless (2026-07-28) service', () => {
 describe('the era bridge: an upstream question becomes input_required', () => {
   type Upstreams = ReturnType<typeof fakeGatewayContext>['upstreams'];
   type Peer = Upstreams['connections'][number]['context']['peer'];
-  const sample = (peer: Peer, signal: AbortSignal) =>
+  const sample = (peer: Peer, signal: CancelSignal) =>
     peer.request('sampling/createMessage', { maxTokens: 5 }, signal);
   /** fx's tool asks the client what `ask` asks, and answers with the replies. */
-  function askingService(ask: (peer: Peer, signal: AbortSignal) => Promise<unknown> = sample): {
+  function askingService(ask: (peer: Peer, signal: CancelSignal) => Promise<unknown> = sample): {
     service: StatelessService;
     upstreams: Upstreams;
   } {
@@ -124,7 +125,7 @@ describe('the era bridge: an upstream question becomes input_required', () => {
         'tools/list': listing,
         'tools/call': async (_params, options) => {
           const peer = box.upstreams!.connections[0]!.context.peer;
-          const signal = options?.signal ?? new AbortController().signal;
+          const signal = options?.signal ?? new Cancellation();
           const answer = await ask(peer, signal);
           return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
         },

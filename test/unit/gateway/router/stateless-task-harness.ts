@@ -1,5 +1,6 @@
 /* The stateless service over a fake 2025-11-25 task upstream, for the tasks extension's tests. */
 import { expect } from 'vitest';
+import { Cancellation } from '../../../../src/domain/cancel-signal.js';
 import type { JsonObject } from '../../../../src/domain/ports.js';
 import { RELATED_TASK_KEY } from '../../../../src/domain/task-ids.js';
 import { StatelessService } from '../../../../src/gateway/stateless-service.js';
@@ -54,7 +55,7 @@ function taskServer(upstreams: () => FakeConnector) {
     outcome.set('up-1', async () => {
       const peer = upstreams().latest('fx').context.peer;
       const params = { ...question, _meta: { [RELATED_TASK_KEY]: { taskId: 'up-1' } } };
-      const answering = peer.request('elicitation/create', params, new AbortController().signal);
+      const answering = peer.request('elicitation/create', params, new Cancellation());
       asked();
       const answer = await answering;
       status.set('up-1', 'completed');
