@@ -11,8 +11,8 @@ export interface GatedCall {
   /** The tool's definition as listed (its annotations), when the session has it. */
   readonly tool: JsonObject | undefined;
   readonly arguments: unknown;
-  readonly signal?: CancelSignal;
-  readonly requestId?: string | number;
+  readonly signal?: CancelSignal | undefined;
+  readonly requestId?: string | number | undefined;
 }
 
 /** Longest argument text shown in the question: enough to judge, not a wall. */

@@ -1,12 +1,12 @@
 import type { CapabilityType } from '../domain/capability.js';
 import { disabledCode, toggleFlag } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
-import type { JsonObject, PreferenceRepository } from '../domain/ports.js';
+import type { PreferenceRepository } from '../domain/ports.js';
 import { toolChanged } from '../domain/tool-pin.js';
 import { invalidHeaderTool } from './header-exclusions.js';
 import type { ListingCatalog } from './lean-mode.js';
 import type { Namespace } from './namespace.js';
-import type { Route } from './session-catalog.js';
+import type { ResolvedRoute, Route } from './session-catalog.js';
 
 export interface CapabilityRoutesDeps {
   readonly catalog: ListingCatalog;
@@ -25,7 +25,7 @@ export interface CapabilityRoutesDeps {
 export class CapabilityRoutes {
   constructor(private readonly deps: CapabilityRoutesDeps) {}
 
-  async route(type: CapabilityType, exposed: string): Promise<Route & { item?: JsonObject }> {
+  async route(type: CapabilityType, exposed: string): Promise<ResolvedRoute> {
     const found = await this.deps.catalog.resolve(type, exposed);
     if (found === undefined) throw await this.notFound(type, exposed);
     const enabled =

@@ -21,6 +21,18 @@ export interface Route {
   readonly key: string;
 }
 
+/** A route with what the session's list says of its item (absent fields: not listed). */
+export interface ResolvedRoute extends Route {
+  /** The user's preference from the list; undefined when the list does not say. */
+  readonly enabled: boolean | undefined;
+  /** A tool held back for a changed definition (issue 20). */
+  readonly held: boolean;
+  /** Why the tool's header declaration is refused, when it is. */
+  readonly invalid: string | undefined;
+  /** The item as listed (a tool's annotations for the approval gate). */
+  readonly item: JsonObject | undefined;
+}
+
 /** One server's exposed items, and the loaded list they came from. */
 export interface ServerItems {
   readonly server: string;
@@ -119,13 +131,7 @@ export class SessionCatalog {
   }
 
   /** Finds the upstream behind an exposed name or URI; undefined when none has it. */
-  async resolve(
-    type: CapabilityType,
-    exposed: string,
-  ): Promise<
-    | (Route & { enabled: boolean | undefined; held: boolean; invalid?: string; item?: JsonObject })
-    | undefined
-  > {
+  async resolve(type: CapabilityType, exposed: string): Promise<ResolvedRoute | undefined> {
     const kind = capabilityKinds[type];
     // A miss on a cached list may be a capability the upstream added since: relist once.
     const route =
@@ -140,13 +146,14 @@ export class SessionCatalog {
       cached ?? (kind.type === 'tool' ? this.load(route.server, kind) : undefined)
     )?.catch(() => undefined);
     const item = list === undefined ? undefined : itemByKey(list, kind, route.key);
-    const invalid = list?.invalid?.get(route.key);
+    // One shape for every call (no spreads): this runs on each relayed request.
     return {
-      ...route,
+      server: route.server,
+      key: route.key,
       enabled: list?.enabled.get(route.key),
       held: this.heldTools.isHeld(route.server.name, route.key, list),
-      ...(invalid === undefined ? {} : { invalid }),
-      ...(item === undefined ? {} : { item }),
+      invalid: list?.invalid?.get(route.key),
+      item,
     };
   }
 

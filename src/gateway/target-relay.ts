@@ -63,8 +63,8 @@ export class TargetRelay {
           key: route.key,
           tool: route.item,
           arguments: params?.['arguments'],
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-          ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+          signal: options.signal,
+          requestId: options.requestId,
         });
       const renamed = withTraceparent({ ...params, [target.field]: route.key }, trace);
       const answered = await this.deps.upstream.forward(route.server, method, renamed, options);

@@ -11,9 +11,9 @@ import type { UpstreamPool } from './upstream-pool.js';
  * span and caller (for the activity row; absent for requests Coffer makes itself).
  */
 export type RoutedRequestOptions = UpstreamRequestOptions & {
-  readonly requestId?: string | number;
-  readonly trace?: TraceContext;
-  readonly caller?: Caller;
+  readonly requestId?: string | number | undefined;
+  readonly trace?: TraceContext | undefined;
+  readonly caller?: Caller | undefined;
 };
 
 /**
@@ -69,12 +69,11 @@ export class UpstreamForward {
   }
 }
 
-/** The upstream sees the signal, timeout and progress, not the downstream id. */
+/**
+ * The upstream sees the signal, timeout and progress, not the downstream id. One shape for
+ * every call (absent fields undefined, no spreads): this runs on each relayed request.
+ */
 function upstreamOptionsOf(options: RoutedRequestOptions): UpstreamRequestOptions {
   const { signal, timeoutMs, onProgress } = options;
-  return {
-    ...(signal === undefined ? {} : { signal }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(onProgress === undefined ? {} : { onProgress }),
-  };
+  return { signal, timeoutMs, onProgress };
 }

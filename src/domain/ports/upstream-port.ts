@@ -7,11 +7,11 @@ export type JsonObject = Record<string, unknown>;
 
 export interface UpstreamRequestOptions {
   /** The caller's cancel: the connection forwards it (notifications/cancelled). */
-  readonly signal?: CancelSignal;
+  readonly signal?: CancelSignal | undefined;
   /** Idle timeout: reset by each progress notification. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Called synchronously for each progress notification of this request. */
-  readonly onProgress?: (params: JsonObject) => void;
+  readonly onProgress?: ((params: JsonObject) => void) | undefined;
 }
 
 /** What an upstream may ask of the client that owns its session. */

@@ -7,7 +7,8 @@ export function routedOptions(context: RequestContext): RoutedRequestOptions {
     signal: context.signal,
     requestId: context.id,
     trace: context.trace,
-    ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
-    ...(context.caller === undefined ? {} : { caller: context.caller }),
+    // Absent ones as undefined, not left out: one object shape for every request.
+    onProgress: context.onProgress,
+    caller: context.caller,
   };
 }
