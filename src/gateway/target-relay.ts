@@ -66,7 +66,7 @@ export class TargetRelay {
           signal: options.signal,
           requestId: options.requestId,
         });
-      const renamed = withTraceparent({ ...params, [target.field]: route.key }, trace);
+      const renamed = forwardedParams(params, target.field, route.key, trace);
       const answered = await this.deps.upstream.forward(route.server, method, renamed, options);
       const { result, events: redacted } = await this.redact(answered);
       this.deps.audit.record({ ...audit, target: audited, guarded: [...events, ...redacted] });
@@ -144,10 +144,18 @@ function refusedAt(audited: AuditTarget, error: unknown): AuditTarget {
   return typeof server === 'string' ? { ...audited, server } : audited;
 }
 
-/** W3C trace context travels to the upstream in `_meta.traceparent`. */
-function withTraceparent(params: JsonObject, trace: TraceContext | undefined): JsonObject {
-  if (trace === undefined) return params;
-  const meta = params['_meta'];
+/**
+ * The params as the upstream gets them: its own key under `field`, and the W3C trace
+ * context in `_meta.traceparent`. One copy of the client's params, not one per change.
+ */
+function forwardedParams(
+  params: JsonObject | undefined,
+  field: string,
+  key: string,
+  trace: TraceContext | undefined,
+): JsonObject {
+  if (trace === undefined) return { ...params, [field]: key };
+  const meta = params?.['_meta'];
   const base = meta !== null && typeof meta === 'object' ? (meta as JsonObject) : {};
-  return { ...params, _meta: { ...base, traceparent: traceparent(trace) } };
+  return { ...params, [field]: key, _meta: { ...base, traceparent: traceparent(trace) } };
 }

@@ -109,9 +109,12 @@ export class MessageRouter {
     const meta = params?.['_meta'];
     const token =
       meta !== null && typeof meta === 'object' ? (meta as JsonObject)['progressToken'] : undefined;
-    if (token === undefined) return { id, signal, notify, trace };
-    const onProgress = (progress: JsonObject): void =>
-      notify('notifications/progress', { ...progress, progressToken: token });
+    // One shape with or without a token: this runs for every request.
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (progress: JsonObject): void =>
+            notify('notifications/progress', { ...progress, progressToken: token });
     return { id, signal, notify, onProgress, trace };
   }
 

@@ -12,7 +12,7 @@ export interface RequestContext {
   /** Aborted when the client cancels the request or the session closes. */
   readonly signal: CancelSignal;
   /** Present when the client sent a progress token: reports progress under that token. */
-  readonly onProgress?: (progress: JsonObject) => void;
+  readonly onProgress?: ((progress: JsonObject) => void) | undefined;
   /** Sends a notification that belongs to this request (on HTTP: on its response stream). */
   readonly notify: (method: string, params: JsonObject) => void;
   /** This request's span: its activity row, its log lines and the upstream's traceparent. */
