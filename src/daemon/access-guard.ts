@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
@@ -64,29 +64,32 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return match?.[1];
 }
 
-const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
-
 /**
- * The daemon's token is the same on every request: its digest is computed once. (Two
- * `createHash` objects per request were a tenth of the edge's CPU per call.)
+ * The daemon's token is the same on every request: its bytes are made once. (Hashing
+ * both sides instead, one-shot, still cost more than the rest of the guard.)
  */
 let expectedToken: string | undefined;
-let expectedDigest: Buffer = Buffer.alloc(0);
-function digestOfExpected(expected: string): Buffer {
+let expectedBytes: Buffer = Buffer.alloc(0);
+function bytesOfExpected(expected: string): Buffer {
   if (expected !== expectedToken) {
-    expectedDigest = digest(expected);
+    expectedBytes = Buffer.from(expected);
     expectedToken = expected;
   }
-  return expectedDigest;
+  return expectedBytes;
 }
 
 /**
- * Constant-time comparison: both sides are hashed first, so timingSafeEqual always
- * compares equal-length buffers and the time taken reveals neither content nor length.
+ * Constant-time comparison that reveals neither the token's content nor its length:
+ * timingSafeEqual always runs over the expected token's bytes, against the given ones
+ * when their lengths match, else against the expected ones themselves (and the answer
+ * is no). Only the given token's own length shows in the time, which its sender knows.
  */
 export function tokensEqual(given: string, expected: string): boolean {
-  const equal = timingSafeEqual(digest(given), digestOfExpected(expected));
-  return equal && given.length > 0;
+  const want = bytesOfExpected(expected);
+  const got = Buffer.from(given);
+  const sameLength = got.length === want.length;
+  const equal = timingSafeEqual(sameLength ? got : want, want);
+  return sameLength && equal && got.length > 0;
 }
 
 function hasQueryToken(url: string | undefined): boolean {

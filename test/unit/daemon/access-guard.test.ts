@@ -152,14 +152,15 @@ describe('access guard: bearer token', () => {
 });
 
 describe('constant-time token comparison', () => {
-  it('compares with crypto.timingSafeEqual on equal-length buffers, whatever the input lengths', () => {
+  it("compares with crypto.timingSafeEqual over the expected token's length, whatever the input length", () => {
     spy.calls.length = 0;
     expect(tokensEqual(TOKEN, TOKEN)).toBe(true);
     expect(tokensEqual('short', TOKEN)).toBe(false);
     expect(tokensEqual(`${TOKEN}${TOKEN}`, TOKEN)).toBe(false);
     expect(tokensEqual('', TOKEN)).toBe(false);
-    expect(spy.calls).toHaveLength(4);
-    for (const [a, b] of spy.calls) expect(a).toBe(b);
+    expect(tokensEqual(`${TOKEN.slice(0, -1)}x`, TOKEN)).toBe(false);
+    // The same work for every input: the time tells neither the token nor its length.
+    expect(spy.calls).toEqual(Array.from({ length: 5 }, () => [TOKEN.length, TOKEN.length]));
   });
 
   it('the guard goes through the constant-time comparison', () => {
