@@ -65,27 +65,14 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 /**
- * The daemon's token is the same on every request: its bytes are made once. (Hashing
- * both sides instead, one-shot, still cost more than the rest of the guard.)
- */
-let expectedToken: string | undefined;
-let expectedBytes: Buffer = Buffer.alloc(0);
-function bytesOfExpected(expected: string): Buffer {
-  if (expected !== expectedToken) {
-    expectedBytes = Buffer.from(expected);
-    expectedToken = expected;
-  }
-  return expectedBytes;
-}
-
-/**
  * Constant-time comparison that reveals neither the token's content nor its length:
  * timingSafeEqual always runs over the expected token's bytes, against the given ones
  * when their lengths match, else against the expected ones themselves (and the answer
  * is no). Only the given token's own length shows in the time, which its sender knows.
+ * (Hashing both sides instead, once per request, cost more than the rest of the guard.)
  */
 export function tokensEqual(given: string, expected: string): boolean {
-  const want = bytesOfExpected(expected);
+  const want = Buffer.from(expected);
   const got = Buffer.from(given);
   const sameLength = got.length === want.length;
   const equal = timingSafeEqual(sameLength ? got : want, want);

@@ -4,7 +4,7 @@
  * relay, to the upstream connection that forwards the cancel.
  *
  * Why not AbortSignal: every relayed request gets one, and on Node 20 an AbortController
- * plus an addEventListener / removeEventListener per request cost the daemon 7–15 % of its
+ * plus an addEventListener / removeEventListener per request cost the daemon 6–14 % of its
  * CPU per relayed call (docs/PERFORMANCE.md, "Cancellation without AbortController"). This
  * is the part of AbortSignal the relay uses, and nothing else. It behaves like
  * AbortSignal where they overlap: a listener added after the abort never runs (check

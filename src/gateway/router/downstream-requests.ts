@@ -38,9 +38,8 @@ export class DownstreamRequests {
         relatedRequestId,
       ).catch(() => undefined);
     };
-    let stopListening = (): void => undefined;
-    const { id, answer } = this.pending.open(() => stopListening());
-    stopListening = signal.onAbort(onAbort);
+    // Not aborted yet (checked above), so onAbort cannot run before `id` is known.
+    const { id, answer } = this.pending.open(signal.onAbort(onAbort));
     const message: JSONRPCMessage =
       params === undefined
         ? { jsonrpc: '2.0', id, method }
