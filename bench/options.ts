@@ -1,4 +1,5 @@
 /** Command line of `npm run bench` and the two profiles: --quick (CI, < 1 min) and full. */
+import type { CapacityProfile } from './capacity.js';
 import type { FanOutProfile } from './fan-out.js';
 import type { LatencyProfile } from './latency.js';
 import type { MemoryProfile } from './memory.js';
@@ -18,8 +19,14 @@ export type Section = (typeof SECTIONS)[number];
 export interface Profile {
   readonly latency: LatencyProfile;
   readonly throughput: ThroughputProfile;
+  /** Part of the throughput section: a raw load generator instead of the SDK client. */
+  readonly capacity: CapacityProfile;
   /** The second run, with server-everything's echo: latency and throughput. */
-  readonly everything: { readonly latency: LatencyProfile; readonly throughput: ThroughputProfile };
+  readonly everything: {
+    readonly latency: LatencyProfile;
+    readonly throughput: ThroughputProfile;
+    readonly capacity: CapacityProfile;
+  };
   readonly fanOut: FanOutProfile;
   readonly startup: StartupProfile;
   readonly memory: MemoryProfile;
@@ -35,13 +42,17 @@ const FULL_LATENCY: LatencyProfile = {
   roundWarmup: 20,
 };
 const FULL_THROUGHPUT: ThroughputProfile = { levels: [1, 8, 16, 32], rounds: 3, durationMs: 1_500 };
+const FULL_CAPACITY: CapacityProfile = { sessions: 16, rounds: 3, durationMs: 1_500 };
+const QUICK_CAPACITY: CapacityProfile = { sessions: 2, rounds: 1, durationMs: 300 };
 
 export const FULL: Profile = {
   latency: FULL_LATENCY,
   throughput: FULL_THROUGHPUT,
+  capacity: FULL_CAPACITY,
   everything: {
     latency: FULL_LATENCY,
     throughput: { levels: [1, 16], rounds: 3, durationMs: 1_500 },
+    capacity: FULL_CAPACITY,
   },
   fanOut: {
     servers: 20,
@@ -58,9 +69,11 @@ export const FULL: Profile = {
 export const QUICK: Profile = {
   latency: { rounds: 2, callsPerRound: 100, warmup: 30, roundWarmup: 5 },
   throughput: { levels: [1, 2], rounds: 1, durationMs: 500 },
+  capacity: QUICK_CAPACITY,
   everything: {
     latency: { rounds: 1, callsPerRound: 100, warmup: 20, roundWarmup: 5 },
     throughput: { levels: [1], rounds: 1, durationMs: 500 },
+    capacity: QUICK_CAPACITY,
   },
   fanOut: {
     servers: 3,

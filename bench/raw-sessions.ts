@@ -123,21 +123,36 @@ export async function rawSocketSession(path: string, token: string): Promise<Raw
  * An initialized session through `coffer shim` (the `bin/coffer.js` given, with the
  * daemon's environment), on its stdio as an agent talks to it. `pid` is the shim's.
  */
-export async function rawShimSession(
-  bin: string,
-  env: NodeJS.ProcessEnv,
-): Promise<RawSession & { readonly pid: number }> {
-  const shim = spawnOwned(process.execPath, [bin, 'shim'], {
-    env,
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  const lines = new LineQueue(shim.stdout!);
-  const session = await lineSession(
-    (line) => shim.stdin!.write(line),
-    lines,
-    () => void stopChild(shim),
-  );
-  return { ...session, pid: shim.pid ?? -1 };
+export function rawShimSession(bin: string, env: NodeJS.ProcessEnv): Promise<RawStdioSession> {
+  return rawStdioSession(process.execPath, [bin, 'shim'], env);
+}
+
+/** A session on a stdio process's own stdin/stdout; `stop` ends it and awaits its exit. */
+export interface RawStdioSession extends RawSession {
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** An initialized session with a process spawned for it (an upstream, a shim), on its stdio. */
+export async function rawStdioSession(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RawStdioSession> {
+  const child = spawnOwned(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const stop = () => stopChild(child);
+  try {
+    const lines = new LineQueue(child.stdout!);
+    const session = await lineSession(
+      (line) => child.stdin!.write(line),
+      lines,
+      () => void stop(),
+    );
+    return { ...session, pid: child.pid ?? -1, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** A session of one JSON-RPC message per line, initialized. */
@@ -151,11 +166,11 @@ async function lineSession(
     async request(method, params) {
       const id = nextId++;
       write(`${message(id, method, params)}\n`);
-      const prefix = `{"jsonrpc":"2.0","id":${id},`;
+      const answers = answerOf(id);
       for (;;) {
         const line = await lines.next();
         // Notifications (a log line, list_changed) may come in between: not this answer.
-        if (line.subarray(0, prefix.length).toString() === prefix) return line;
+        if (answers(line)) return line;
       }
     },
     close,
@@ -163,6 +178,21 @@ async function lineSession(
   await session.request('initialize', INITIALIZE);
   write(`${message(undefined, 'notifications/initialized')}\n`);
   return session;
+}
+
+/**
+ * Whether a line is the answer to `id`, from its ends only: Coffer writes an answer as
+ * `{"jsonrpc":"2.0","id":…,`; an SDK server (a direct upstream) writes it as
+ * `{"result":…,"jsonrpc":"2.0","id":…}` or the same with `"error"`.
+ */
+function answerOf(id: number): (line: Buffer) => boolean {
+  const prefix = Buffer.from(`{"jsonrpc":"2.0","id":${id},`);
+  const suffix = Buffer.from(`"jsonrpc":"2.0","id":${id}}`);
+  const opened = [Buffer.from('{"result":'), Buffer.from('{"error":')];
+  return (line) =>
+    line.subarray(0, prefix.length).equals(prefix) ||
+    (line.subarray(line.length - suffix.length).equals(suffix) &&
+      opened.some((start) => line.subarray(0, start.length).equals(start)));
 }
 
 /** The lines a socket delivers, one `next()` each, as bytes without the newline. */

@@ -37,6 +37,21 @@ export function checkTargets(results: BenchResults): TargetRow[] {
       target: 'over HTTP, upstream shared (opt-in): calls/s ≥ 1.2× mcp-hub (16 sessions)',
       check: sharedRateVsHub,
     },
+    // The same three with a raw load generator in place of the SDK client, whose one
+    // thread saturates first (bench/capacity.ts): rows of their own, verdicts of their own.
+    {
+      target: 'raw load generator, over HTTP: calls/s ≥ 1.2× mcp-hub (16 sessions)',
+      check: (run) => hubMissing(run) ?? capacityRateOver(run, 'coffer-http', 'mcp-hub', 1.2),
+    },
+    {
+      target: 'raw load generator, over HTTP: calls/s ≥ 0.5× direct stdio (16 sessions)',
+      check: (run) => capacityRateOver(run, 'coffer-http', 'direct-stdio', 0.5),
+    },
+    {
+      target: 'raw load generator, upstream shared: calls/s ≥ 1.2× mcp-hub (16 sessions)',
+      check: (run) =>
+        hubMissing(run) ?? capacityRateOver(run, 'coffer-http-shared', 'mcp-hub', 1.2),
+    },
   ];
   const fanOut = results.fanOut;
   const warm: TargetCell =
@@ -148,6 +163,24 @@ function sharedRateVsHub(run: UpstreamRun): TargetCell {
 
 function httpRateVsStdio(run: UpstreamRun): TargetCell {
   return httpRateOver(run, 'direct-stdio', 0.5);
+}
+
+/** calls/s of `coffer` over `other`'s in the capacity section (raw load generator). */
+function capacityRateOver(
+  run: UpstreamRun,
+  coffer: TargetId,
+  other: TargetId,
+  wanted: number,
+): TargetCell {
+  const found = (id: TargetId) =>
+    run.capacity?.find((r) => r.target === id && r.failure === undefined && r.calls > 0);
+  const mine = found(coffer);
+  const base = found(other);
+  if (mine === undefined || base === undefined) return NOT_MEASURED;
+  const value = mine.callsPerSecond / base.callsPerSecond;
+  const at = mine.sessions === 16 ? '' : `, at ${mine.sessions} sessions`;
+  const detail = `${ratio(value)} (${count(mine.callsPerSecond)} vs ${count(base.callsPerSecond)}${at})`;
+  return verdict(detail, value >= wanted);
 }
 
 /** Both daemons (the one behind /mcp, the one behind the shim), one session each. */

@@ -2,6 +2,7 @@
 import type { FanOutResult } from './fan-out.js';
 import { count, mb, ms, ratio, signedMs, table } from './format.js';
 import type { MemoryResult } from './memory.js';
+import { capacitySection } from './report-capacity.js';
 import { sideBySideSection } from './report-side-by-side.js';
 import { targetsSection } from './report-targets.js';
 import type { BenchResults } from './results.js';
@@ -23,6 +24,7 @@ export function renderReport(results: BenchResults): string {
       sideBySideSection(run),
       latencySection(run),
       throughputSection(run),
+      capacitySection(run),
     ]),
     results.fanOut === undefined ? '' : fanOutSection(results.fanOut),
     results.startup === undefined ? '' : startupSection(results.startup),

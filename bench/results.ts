@@ -47,7 +47,12 @@ export function targetFailures(run: UpstreamRun): Failure[] {
       ? []
       : [{ section: `${section} throughput`, message: `${result.target}: ${result.failure}` }],
   );
+  const capacity = (run.capacity ?? []).flatMap((result) =>
+    result.failure === undefined
+      ? []
+      : [{ section: `${section} capacity`, message: `${result.target}: ${result.failure}` }],
+  );
   const { failure } = run.mcpHub;
   const hub = failure === undefined ? [] : [{ section: `${section} mcp-hub`, message: failure }];
-  return [...latency, ...throughput, ...hub];
+  return [...latency, ...throughput, ...capacity, ...hub];
 }

@@ -48,6 +48,7 @@ async function runUpstreams(options: BenchOptions, results: BenchResults): Promi
     const plan = {
       latency: sections.has('latency') ? profile.latency : undefined,
       throughput: sections.has('throughput') ? profile.throughput : undefined,
+      capacity: sections.has('throughput') ? profile.capacity : undefined,
       cpuProfDir,
     };
     const run = await attempt('fixture', results, () =>

@@ -3,6 +3,12 @@
  * target and mcp-hub (when installed) are started serving it, the targets are measured
  * (latency, then throughput), everything is stopped.
  */
+import {
+  capacityTargets,
+  measureCapacity,
+  type CapacityProfile,
+  type CapacityResult,
+} from './capacity.js';
 import { cpuProfArgs, startDaemon, type BenchDaemon, type StdioServer } from './daemon.js';
 import {
   measureLatency,
@@ -21,6 +27,8 @@ export interface UpstreamRun {
   readonly mcpHub: McpHubStatus;
   readonly latency?: TargetLatency[];
   readonly throughput?: TargetThroughput[];
+  /** calls/s from a raw load generator (bench/capacity.ts). */
+  readonly capacity?: CapacityResult[];
 }
 
 /** mcp-hub in this run: its version (undefined: not installed), or why it did not start. */
@@ -32,6 +40,7 @@ export interface McpHubStatus {
 export interface SuitePlan {
   readonly latency?: LatencyProfile | undefined;
   readonly throughput?: ThroughputProfile | undefined;
+  readonly capacity?: CapacityProfile | undefined;
   readonly cpuProfDir: string | undefined;
 }
 
@@ -43,7 +52,8 @@ export async function runUpstreamSuite(
   const relays = await startRelays(upstream, plan.cpuProfDir);
   try {
     const shimNodeArgs = cpuProfArgs(plan.cpuProfDir);
-    const targets = createTargets({ upstream, ...relays, shimNodeArgs });
+    const setup = { upstream, ...relays, shimNodeArgs };
+    const targets = createTargets(setup);
     let latency: TargetLatency[] | undefined;
     if (plan.latency !== undefined) {
       log(`latency: ${upstream.label}`);
@@ -56,12 +66,18 @@ export async function runUpstreamSuite(
       const loaded = targets.filter((target) => !LATENCY_ONLY.has(target.id));
       throughput = await measureThroughput(loaded, plan.throughput);
     }
+    let capacity: CapacityResult[] | undefined;
+    if (plan.capacity !== undefined) {
+      log(`capacity (raw load generator): ${upstream.label}`);
+      capacity = await measureCapacity(capacityTargets(setup), plan.capacity, upstream.arguments);
+    }
     return {
       upstream: upstream.id,
       label: upstream.label,
       mcpHub: relays.hubStatus,
       ...(latency === undefined ? {} : { latency }),
       ...(throughput === undefined ? {} : { throughput }),
+      ...(capacity === undefined ? {} : { capacity }),
     };
   } finally {
     await relays.stop();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CapacityResult } from '../../../bench/capacity.js';
 import type { TargetLatency } from '../../../bench/latency.js';
 import type { BenchResults } from '../../../bench/results.js';
 import { checkTargets, targetsSection } from '../../../bench/report-targets.js';
@@ -87,6 +88,20 @@ function results(runs: UpstreamRun[], warmP50?: number): BenchResults {
   };
 }
 
+function capacityOf(target: TargetId, callsPerSecond: number, sessions = 16): CapacityResult {
+  return {
+    target,
+    sessions,
+    callsPerSecond,
+    rounds: [callsPerSecond],
+    calls: callsPerSecond,
+    errors: 0,
+    relayUs: 100,
+    upstreamUs: 80,
+    clientUs: 60,
+  };
+}
+
 const verdicts = (rows: ReturnType<typeof checkTargets>, column = 0) =>
   rows.map((row) => row.cells[column]?.met);
 
@@ -100,12 +115,26 @@ describe('checkTargets', () => {
       'over HTTP: calls/s ≥ 0.5× direct stdio (16 sessions)',
       'daemon CPU per relayed call ≤ 0.25 ms',
       'over HTTP, upstream shared (opt-in): calls/s ≥ 1.2× mcp-hub (16 sessions)',
+      'raw load generator, over HTTP: calls/s ≥ 1.2× mcp-hub (16 sessions)',
+      'raw load generator, over HTTP: calls/s ≥ 0.5× direct stdio (16 sessions)',
+      'raw load generator, upstream shared: calls/s ≥ 1.2× mcp-hub (16 sessions)',
       'warm tools/list over 20 upstreams × 50 tools ≤ 2 ms',
     ]);
     // shim 2.5× (edge, met); HTTP/hub p50 per round 0.8 and 1.2 → median 1.0 (missed);
     // calls/s 1000 vs 1000 = 1.0× hub (missed), 0.5× stdio (met); CPU 240 and 200 µs (met);
-    // the shared upstream 1,250 vs 1,000 = 1.25× hub (met).
-    expect(verdicts(rows)).toEqual([true, false, false, true, true, true, true]);
+    // the shared upstream 1,250 vs 1,000 = 1.25× hub (met); no capacity section: open.
+    expect(verdicts(rows)).toEqual([
+      true,
+      false,
+      false,
+      true,
+      true,
+      true,
+      undefined,
+      undefined,
+      undefined,
+      true,
+    ]);
     expect(rows[5]?.cells[0]?.measured).toBe('1.25× (1,250 vs 1,000)');
     expect(rows[1]?.cells[0]?.measured).toBe('1.00× (1.20 vs 1.00 ms)');
     expect(rows[4]?.cells[0]?.measured).toBe('/mcp 0.24 ms, shim 0.20 ms');
@@ -151,6 +180,25 @@ describe('checkTargets', () => {
       measured: '0.25× (450 vs 1,800, at 2 sessions)',
       met: false,
     });
+  });
+
+  it('judges the raw load generator rows on the capacity section alone', () => {
+    const capacity = [
+      capacityOf('direct-stdio', 9_000),
+      capacityOf('coffer-http', 2_900),
+      capacityOf('coffer-http-shared', 8_000),
+      capacityOf('mcp-hub', 3_200),
+    ];
+    const rows = checkTargets(results([run({ capacity })]));
+    expect(rows.slice(6, 9).map((row) => row.cells[0])).toEqual([
+      { measured: '0.91× (2,900 vs 3,200)', met: false },
+      { measured: '0.32× (2,900 vs 9,000)', met: false },
+      { measured: '2.50× (8,000 vs 3,200)', met: true },
+    ]);
+    // The SDK client's rows still come from the throughput section.
+    expect(rows[5]?.cells[0]?.measured).toBe('1.25× (1,250 vs 1,000)');
+    const failed = run({ capacity: [{ ...capacityOf('mcp-hub', 0), failure: 'no' }] });
+    expect(checkTargets(results([failed]))[6]?.cells[0]).toEqual({ measured: '—', met: undefined });
   });
 
   it('puts the fan-out figure in the first column only, and leaves unmeasured cells open', () => {

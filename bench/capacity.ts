@@ -1,0 +1,208 @@
+/**
+ * Relay capacity: calls/s at N sessions driven by a raw load generator (raw-sessions.ts,
+ * raw-sse-session.ts: nothing parsed per call) instead of the SDK client. The throughput
+ * section's SDK client spends ~0.4 ms of CPU per call in the bench's one thread, which
+ * saturates first and sets the pace for every relay alike (docs/PERFORMANCE.md, "What
+ * sets calls/s"); here the bench spends ~0.06-0.1 ms, so what is measured is the relay and
+ * the upstream processes behind it. The CPU each spent per call is read beside it.
+ */
+import { cpuMicros } from './proc-readings.js';
+import { descendants } from './processes.js';
+import { rawHttpSession, rawStdioSession, type RawSession } from './raw-sessions.js';
+import { rawSseSession } from './raw-sse-session.js';
+import { median, since } from './stats.js';
+import { sharedServerName, type TargetId, type TargetSetup } from './targets.js';
+
+export interface CapacityProfile {
+  readonly sessions: number;
+  readonly rounds: number;
+  readonly durationMs: number;
+}
+
+export interface CapacityResult {
+  readonly target: TargetId;
+  readonly sessions: number;
+  /** Median across rounds. */
+  readonly callsPerSecond: number;
+  readonly rounds: readonly number[];
+  readonly calls: number;
+  readonly errors: number;
+  /** Microseconds of CPU per call: the relay, its upstream processes (summed), the bench. */
+  readonly relayUs: number;
+  readonly upstreamUs: number;
+  readonly clientUs: number;
+  readonly failure?: string;
+}
+
+interface CapacityTarget {
+  readonly id: TargetId;
+  readonly relayPid: number | undefined;
+  readonly tool: string;
+  open(): Promise<{ session: RawSession; stop(): Promise<void>; pid?: number }>;
+}
+
+/** Direct stdio, Coffer /mcp (one upstream per session, and shared) and mcp-hub if present. */
+export function capacityTargets(setup: TargetSetup): CapacityTarget[] {
+  const { upstream, httpDaemon: daemon, hub } = setup;
+  const http = async () => {
+    const session = await rawHttpSession(daemon.url, daemon.token);
+    return { session, stop: () => Promise.resolve(session.close()) };
+  };
+  const routed = `${upstream.name}__${upstream.tool}`;
+  const targets: CapacityTarget[] = [
+    {
+      id: 'direct-stdio',
+      relayPid: undefined,
+      tool: upstream.tool,
+      open: async () => {
+        const session = await rawStdioSession(upstream.command, upstream.args);
+        return { session, stop: () => session.stop(), pid: session.pid };
+      },
+    },
+    { id: 'coffer-http', relayPid: daemon.pid, tool: routed, open: http },
+    {
+      id: 'coffer-http-shared',
+      relayPid: daemon.pid,
+      tool: `${sharedServerName(upstream.name)}__${upstream.tool}`,
+      open: http,
+    },
+  ];
+  if (hub !== undefined) {
+    const open = async () => {
+      const session = await rawSseSession(hub.url);
+      return { session, stop: () => Promise.resolve(session.close()) };
+    };
+    targets.push({ id: 'mcp-hub', relayPid: hub.pid, tool: routed, open });
+  }
+  return targets;
+}
+
+interface Pool {
+  readonly target: CapacityTarget;
+  readonly opened: Awaited<ReturnType<CapacityTarget['open']>>[];
+  readonly runs: Run[];
+  failure?: string;
+}
+
+interface Run {
+  readonly calls: number;
+  readonly errors: number;
+  readonly ms: number;
+  readonly relayUs: number;
+  readonly upstreamUs: number;
+  readonly clientUs: number;
+}
+
+/** Every target's sessions opened, then rounds in which the targets take turns. */
+export async function measureCapacity(
+  targets: readonly CapacityTarget[],
+  profile: CapacityProfile,
+  args: Readonly<Record<string, unknown>>,
+): Promise<CapacityResult[]> {
+  const pools: Pool[] = targets.map((target) => ({ target, opened: [], runs: [] }));
+  try {
+    for (const pool of pools) await open(pool, profile.sessions, args);
+    // One unrecorded run each: fresh upstream processes still run unoptimised code.
+    for (const pool of pools.filter((p) => p.failure === undefined))
+      await run(pool, profile.durationMs, args);
+    for (let round = 0; round < profile.rounds; round++) {
+      for (const pool of pools.filter((p) => p.failure === undefined)) {
+        pool.runs.push(await run(pool, profile.durationMs, args));
+      }
+    }
+  } finally {
+    await Promise.allSettled(pools.flatMap((pool) => pool.opened.map((o) => o.stop())));
+  }
+  return pools.map((pool) => result(pool, profile.sessions));
+}
+
+async function open(
+  pool: Pool,
+  size: number,
+  args: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  try {
+    while (pool.opened.length < size) {
+      const opened = await pool.target.open();
+      pool.opened.push(opened);
+      // A few calls each: the upstream a session gets is started by its first call.
+      for (let i = 0; i < 20; i++) await call(opened.session, pool.target.tool, args);
+    }
+  } catch (error) {
+    pool.failure = `could not open session ${pool.opened.length + 1}: ${String(error)}`;
+  }
+}
+
+async function call(session: RawSession, tool: string, args: Readonly<Record<string, unknown>>) {
+  const answer = await session.request('tools/call', { name: tool, arguments: args });
+  return answer.includes('"result"') && !answer.includes('"isError":true');
+}
+
+/** Every session in a closed loop for `durationMs`, CPU read before and after. */
+async function run(
+  pool: Pool,
+  durationMs: number,
+  args: Readonly<Record<string, unknown>>,
+): Promise<Run> {
+  const { relayPid, tool } = pool.target;
+  const upstreams = upstreamPids(pool);
+  const cpuOf = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + cpuOrZero(pid), 0);
+  const relay0 = relayPid === undefined ? 0 : cpuOrZero(relayPid);
+  const upstream0 = cpuOf(upstreams);
+  const client0 = process.cpuUsage();
+  const start = performance.now();
+  const end = start + durationMs;
+  const loops = await Promise.all(
+    pool.opened.map(async ({ session }) => {
+      let calls = 0;
+      let errors = 0;
+      for (; performance.now() < end; calls++) {
+        if (!(await call(session, tool, args).catch(() => false))) errors++;
+      }
+      return { calls, errors };
+    }),
+  );
+  const client = process.cpuUsage(client0);
+  return {
+    calls: loops.reduce((sum, loop) => sum + loop.calls, 0),
+    errors: loops.reduce((sum, loop) => sum + loop.errors, 0),
+    ms: since(start),
+    relayUs: relayPid === undefined ? Number.NaN : cpuOrZero(relayPid) - relay0,
+    upstreamUs: cpuOf(upstreams) - upstream0,
+    clientUs: client.user + client.system,
+  };
+}
+
+/** The upstream processes behind a target: the relay's children, or direct stdio's own. */
+function upstreamPids(pool: Pool): number[] {
+  const { relayPid } = pool.target;
+  if (relayPid !== undefined) return descendants(relayPid);
+  return pool.opened.flatMap((opened) => (opened.pid === undefined ? [] : [opened.pid]));
+}
+
+function cpuOrZero(pid: number): number {
+  try {
+    return cpuMicros(pid);
+  } catch {
+    return 0; // gone meanwhile
+  }
+}
+
+function result(pool: Pool, sessions: number): CapacityResult {
+  const sum = (pick: (run: Run) => number) => pool.runs.reduce((s, run) => s + pick(run), 0);
+  const calls = sum((run) => run.calls);
+  const per = (us: number) => (calls > 0 ? us / calls : Number.NaN);
+  const rounds = pool.runs.map((run) => (run.calls * 1000) / run.ms);
+  return {
+    target: pool.target.id,
+    sessions,
+    callsPerSecond: rounds.length > 0 ? median(rounds) : Number.NaN,
+    rounds,
+    calls,
+    errors: sum((run) => run.errors),
+    relayUs: per(sum((run) => run.relayUs)),
+    upstreamUs: per(sum((run) => run.upstreamUs)),
+    clientUs: per(sum((run) => run.clientUs)),
+    ...(pool.failure === undefined ? {} : { failure: pool.failure }),
+  };
+}
