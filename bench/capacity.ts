@@ -17,6 +17,14 @@ export interface CapacityProfile {
   readonly sessions: number;
   readonly rounds: number;
   readonly durationMs: number;
+  /**
+   * Calls each session makes before the rounds, all sessions at once. A fresh Node
+   * upstream spends 3-7x its warm CPU per call for its first ~2,000 calls while V8
+   * optimises it (docs/PERFORMANCE.md), and a per-session layout starts 16 of them
+   * where a shared one keeps one warm process: the latency section warms up for the
+   * same reason.
+   */
+  readonly warmupCalls: number;
 }
 
 export interface CapacityResult {
@@ -102,9 +110,8 @@ export async function measureCapacity(
   const pools: Pool[] = targets.map((target) => ({ target, opened: [], runs: [] }));
   try {
     for (const pool of pools) await open(pool, profile.sessions, args);
-    // One unrecorded run each: fresh upstream processes still run unoptimised code.
     for (const pool of pools.filter((p) => p.failure === undefined))
-      await run(pool, profile.durationMs, args);
+      await warmUp(pool, profile.warmupCalls, args);
     for (let round = 0; round < profile.rounds; round++) {
       for (const pool of pools.filter((p) => p.failure === undefined)) {
         pool.runs.push(await run(pool, profile.durationMs, args));
@@ -136,6 +143,15 @@ async function open(
 async function call(session: RawSession, tool: string, args: Readonly<Record<string, unknown>>) {
   const answer = await session.request('tools/call', { name: tool, arguments: args });
   return answer.includes('"result"') && !answer.includes('"isError":true');
+}
+
+async function warmUp(pool: Pool, calls: number, args: Readonly<Record<string, unknown>>) {
+  const { tool } = pool.target;
+  await Promise.all(
+    pool.opened.map(async ({ session }) => {
+      for (let i = 0; i < calls; i++) await call(session, tool, args).catch(() => false);
+    }),
+  );
 }
 
 /** Every session in a closed loop for `durationMs`, CPU read before and after. */

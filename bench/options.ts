@@ -41,9 +41,24 @@ const FULL_LATENCY: LatencyProfile = {
   warmup: 2_000,
   roundWarmup: 20,
 };
-const FULL_THROUGHPUT: ThroughputProfile = { levels: [1, 8, 16, 32], rounds: 3, durationMs: 1_500 };
-const FULL_CAPACITY: CapacityProfile = { sessions: 16, rounds: 3, durationMs: 1_500 };
-const QUICK_CAPACITY: CapacityProfile = { sessions: 2, rounds: 1, durationMs: 300 };
+const FULL_THROUGHPUT: ThroughputProfile = {
+  levels: [1, 8, 16, 32],
+  rounds: 3,
+  durationMs: 1_500,
+  warmupCalls: 1_000,
+};
+const FULL_CAPACITY: CapacityProfile = {
+  sessions: 16,
+  rounds: 3,
+  durationMs: 1_500,
+  warmupCalls: 2_000,
+};
+const QUICK_CAPACITY: CapacityProfile = {
+  sessions: 2,
+  rounds: 1,
+  durationMs: 300,
+  warmupCalls: 50,
+};
 
 export const FULL: Profile = {
   latency: FULL_LATENCY,
@@ -51,7 +66,7 @@ export const FULL: Profile = {
   capacity: FULL_CAPACITY,
   everything: {
     latency: FULL_LATENCY,
-    throughput: { levels: [1, 16], rounds: 3, durationMs: 1_500 },
+    throughput: { levels: [1, 16], rounds: 3, durationMs: 1_500, warmupCalls: 1_000 },
     capacity: FULL_CAPACITY,
   },
   fanOut: {
@@ -68,11 +83,11 @@ export const FULL: Profile = {
 
 export const QUICK: Profile = {
   latency: { rounds: 2, callsPerRound: 100, warmup: 30, roundWarmup: 5 },
-  throughput: { levels: [1, 2], rounds: 1, durationMs: 500 },
+  throughput: { levels: [1, 2], rounds: 1, durationMs: 500, warmupCalls: 20 },
   capacity: QUICK_CAPACITY,
   everything: {
     latency: { rounds: 1, callsPerRound: 100, warmup: 20, roundWarmup: 5 },
-    throughput: { levels: [1], rounds: 1, durationMs: 500 },
+    throughput: { levels: [1], rounds: 1, durationMs: 500, warmupCalls: 20 },
     capacity: QUICK_CAPACITY,
   },
   fanOut: {

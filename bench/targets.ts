@@ -68,6 +68,8 @@ export interface Target {
   readonly relayPid: number | undefined;
   /** Whether each session's own process is a shim (its CPU is then measured too). */
   readonly shimmed: boolean;
+  /** Whether each session starts an upstream process of its own (warmed up before use). */
+  readonly ownUpstream: boolean;
   open(): Promise<BenchSession>;
 }
 
@@ -130,6 +132,14 @@ export function createTargets(setup: TargetSetup): Target[] {
   return targets;
 }
 
+/** Targets whose every session starts its own upstream process (ADR-005, or direct). */
+const OWN_UPSTREAM: ReadonlySet<TargetId> = new Set([
+  'direct-stdio',
+  'coffer-http',
+  'coffer-shim',
+  'relay-floor',
+]);
+
 /** The name the /mcp daemon gives its `shared` copy of the upstream. */
 export function sharedServerName(name: string): string {
   return `${name}-shared`;
@@ -172,6 +182,7 @@ function target(
     id,
     relayPid: relay.relayPid,
     shimmed: relay.shimmed ?? false,
+    ownUpstream: OWN_UPSTREAM.has(id),
     open: () => openSession(transport(), tool, args),
   };
 }

@@ -13,6 +13,12 @@ export interface ThroughputProfile {
   readonly levels: readonly number[];
   readonly rounds: number;
   readonly durationMs: number;
+  /**
+   * Calls each new session makes before it is measured, when it started an upstream
+   * process of its own: a fresh Node upstream spends several times its warm CPU per call
+   * for its first ~2,000 calls (docs/PERFORMANCE.md), where a shared upstream is warm.
+   */
+  readonly warmupCalls: number;
 }
 
 export interface LevelResult {
@@ -50,7 +56,7 @@ export async function measureThroughput(
   const results = new Map<TargetId, LevelResult[]>(targets.map((t) => [t.id, []]));
   try {
     for (const level of profile.levels) {
-      for (const pool of pools) await grow(pool, level);
+      for (const pool of pools) await grow(pool, level, profile.warmupCalls);
       for (const [id, result] of await measureLevel(pools, level, profile)) {
         results.get(id)?.push(result);
       }
@@ -89,8 +95,12 @@ async function measureLevel(
   return results;
 }
 
-/** Opens sessions (4 at a time) until the pool has `size`, each warmed with a few calls. */
-async function grow(pool: Pool, size: number): Promise<void> {
+/**
+ * Opens sessions (4 at a time) until the pool has `size`, each with a few calls; then,
+ * for a target whose sessions start their own upstream, warms the new ones up together.
+ */
+async function grow(pool: Pool, size: number, warmupCalls: number): Promise<void> {
+  const added = pool.sessions.length;
   while (pool.failure === undefined && pool.sessions.length < size) {
     const batch = Math.min(4, size - pool.sessions.length);
     const opened = await Promise.allSettled(
@@ -105,6 +115,12 @@ async function grow(pool: Pool, size: number): Promise<void> {
       else pool.failure = `could not open session ${pool.sessions.length + 1}: ${outcome.reason}`;
     }
   }
+  if (!pool.target.ownUpstream) return;
+  await Promise.all(
+    pool.sessions.slice(added).map(async (session) => {
+      for (let i = 0; i < warmupCalls; i++) await safeCall(session);
+    }),
+  );
 }
 
 interface Run {
