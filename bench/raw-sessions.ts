@@ -141,6 +141,9 @@ export async function rawStdioSession(
 ): Promise<RawStdioSession> {
   const child = spawnOwned(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
   const stop = () => stopChild(child);
+  // A write to a process that has died fails with EPIPE: its stdout's close already fails
+  // the request waiting for an answer.
+  child.stdin!.on('error', () => undefined);
   try {
     const lines = new LineQueue(child.stdout!);
     const session = await lineSession(
@@ -195,23 +198,33 @@ function answerOf(id: number): (line: Buffer) => boolean {
       opened.some((start) => line.subarray(0, start.length).equals(start)));
 }
 
-/** The lines a socket delivers, one `next()` each, as bytes without the newline. */
+/**
+ * The lines a socket delivers, one `next()` each, as bytes without the newline. Once the
+ * stream fails or ends, every waiting and later `next()` rejects: a session whose
+ * process died must fail its caller, not leave the bench waiting forever.
+ */
 class LineQueue {
   private readonly ready: Buffer[] = [];
-  private readonly waiting: ((line: Buffer) => void)[] = [];
+  private readonly waiting: { resolve: (line: Buffer) => void; reject: (e: Error) => void }[] = [];
   private partial: Buffer[] = [];
   private failure: Error | undefined;
 
   constructor(socket: Readable) {
     socket.on('data', (chunk: Buffer) => this.feed(chunk));
-    socket.on('error', (error) => (this.failure = error));
+    socket.on('error', (error) => this.fail(error));
+    socket.on('close', () => this.fail(new Error('the stream closed')));
   }
 
   next(): Promise<Buffer> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
     const line = this.ready.shift();
     if (line !== undefined) return Promise.resolve(line);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
   }
 
   private feed(chunk: Buffer): void {
@@ -228,6 +241,6 @@ class LineQueue {
   private emit(line: Buffer): void {
     const waiter = this.waiting.shift();
     if (waiter === undefined) this.ready.push(line);
-    else waiter(line);
+    else waiter.resolve(line);
   }
 }

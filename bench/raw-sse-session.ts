@@ -27,6 +27,9 @@ export async function rawSseSession(url: string): Promise<RawSession> {
     async request(method, params) {
       const id = nextId++;
       const answer = events.answer(id);
+      // It may fail (the stream closed) while the POST is out, or never come if the POST
+      // fails: the caller hears of either through the awaits below, never as unhandled.
+      answer.catch(() => undefined);
       await post({ jsonrpc: '2.0', id, method, params });
       return answer;
     },
@@ -79,21 +82,32 @@ function postJson(url: URL, agent: Agent, body: string): Promise<void> {
 /** The events of one stream: its endpoint, then answers handed to whoever waits for their id. */
 class SseEvents {
   readonly endpoint: Promise<string>;
-  private readonly waiting = new Map<number, (answer: Buffer) => void>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (answer: Buffer) => void; reject: (error: Error) => void }
+  >();
   private buffered = '';
   private onEndpoint: (path: string) => void = () => undefined;
+  private closed: Error | undefined;
 
   constructor(stream: IncomingMessage) {
     this.endpoint = new Promise((resolve, reject) => {
       this.onEndpoint = resolve;
       stream.once('close', () => reject(new Error('the event stream closed')));
     });
+    // Answers still awaited when the stream ends never come: their callers fail.
+    stream.once('close', () => {
+      this.closed = new Error('the event stream closed');
+      for (const waiter of this.waiting.values()) waiter.reject(this.closed);
+      this.waiting.clear();
+    });
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => this.feed(chunk));
   }
 
   answer(id: number): Promise<Buffer> {
-    return new Promise((resolve) => this.waiting.set(id, resolve));
+    if (this.closed !== undefined) return Promise.reject(this.closed);
+    return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
   }
 
   private feed(chunk: string): void {
@@ -121,6 +135,6 @@ class SseEvents {
     const waiter = id === undefined ? undefined : this.waiting.get(Number(id));
     if (waiter === undefined) return; // a notification, or an answer nobody waits for
     this.waiting.delete(Number(id));
-    waiter(Buffer.from(data));
+    waiter.resolve(Buffer.from(data));
   }
 }

@@ -67,6 +67,19 @@ describe('rawSseSession', () => {
     ]);
   });
 
+  it('fails a request still waiting when the event stream closes', async () => {
+    const started = await sseServer();
+    server = started.server;
+    const session = await rawSseSession(started.url);
+    // The server holds back the answer to id 2 (the first request after initialize).
+    const waiting = session.request('tools/list', {});
+    await expect.poll(() => started.posted.length).toBe(3);
+    server.closeAllConnections();
+    await expect(waiting).rejects.toThrow('the event stream closed');
+    await expect(session.request('ping', {})).rejects.toThrow();
+    session.close();
+  });
+
   it('fails with the status when the stream cannot be opened', async () => {
     server = createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
