@@ -195,6 +195,11 @@ describe('checkTargets', () => {
       { measured: '0.32× (2,900 vs 9,000)', met: false },
       { measured: '2.50× (8,000 vs 3,200)', met: true },
     ]);
+    // The daemon's CPU at 16 sessions is shown beside the sequential figure, not judged.
+    expect(rows[4]?.cells[0]).toEqual({
+      measured: '/mcp 0.24 ms, shim 0.20 ms; /mcp at 16 sessions 0.10 ms',
+      met: true,
+    });
     // The SDK client's rows still come from the throughput section.
     expect(rows[5]?.cells[0]?.measured).toBe('1.25× (1,250 vs 1,000)');
     const failed = run({ capacity: [{ ...capacityOf('mcp-hub', 0), failure: 'no' }] });
