@@ -1,7 +1,8 @@
 /**
  * One upstream measured through every target: its HTTP server, a daemon for each Coffer
  * target and mcp-hub (when installed) are started serving it, the targets are measured
- * (latency, then throughput), everything is stopped.
+ * (latency, then throughput, then capacity from a raw load generator), everything is
+ * stopped.
  */
 import {
   capacityTargets,
