@@ -6,11 +6,13 @@
  * sets calls/s"); here the bench spends ~0.06-0.1 ms, so what is measured is the relay and
  * the upstream processes behind it. The CPU each spent per call is read beside it.
  */
+import { closedLoops, type LoopsRun } from './closed-loops.js';
+import { NOTHING_SPENT, addSpent, perCall, startCpuProbe, type CpuSpent } from './cpu-spent.js';
 import { cpuMicros } from './proc-readings.js';
 import { descendants } from './processes.js';
 import { rawHttpSession, rawStdioSession, type RawSession } from './raw-sessions.js';
 import { rawSseSession } from './raw-sse-session.js';
-import { median, since } from './stats.js';
+import { median } from './stats.js';
 import { sharedServerName, type TargetId, type TargetSetup } from './targets.js';
 
 export interface CapacityProfile {
@@ -92,13 +94,11 @@ interface Pool {
   failure?: string;
 }
 
-interface Run {
-  readonly calls: number;
-  readonly errors: number;
-  readonly ms: number;
-  readonly relayUs: number;
+interface Run extends LoopsRun {
+  /** The relay's and the load generator's CPU meanwhile. */
+  readonly cpu: CpuSpent;
+  /** The upstream processes' CPU meanwhile, summed (µs). */
   readonly upstreamUs: number;
-  readonly clientUs: number;
 }
 
 /** Every target's sessions opened, then rounds in which the targets take turns. */
@@ -162,31 +162,14 @@ async function run(
 ): Promise<Run> {
   const { relayPid, tool } = pool.target;
   const upstreams = upstreamPids(pool);
-  const cpuOf = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + cpuOrZero(pid), 0);
-  const relay0 = relayPid === undefined ? 0 : cpuOrZero(relayPid);
-  const upstream0 = cpuOf(upstreams);
-  const client0 = process.cpuUsage();
-  const start = performance.now();
-  const end = start + durationMs;
-  const loops = await Promise.all(
-    pool.opened.map(async ({ session }) => {
-      let calls = 0;
-      let errors = 0;
-      for (; performance.now() < end; calls++) {
-        if (!(await call(session, tool, args).catch(() => false))) errors++;
-      }
-      return { calls, errors };
-    }),
+  const upstreamCpu = () => upstreams.reduce((sum, pid) => sum + cpuOrZero(pid), 0);
+  const upstream0 = upstreamCpu();
+  const probe = startCpuProbe({ relay: relayPid });
+  const sessions = pool.opened.map((opened) => opened.session);
+  const loops = await closedLoops(sessions, durationMs, (session) =>
+    call(session, tool, args).catch(() => false),
   );
-  const client = process.cpuUsage(client0);
-  return {
-    calls: loops.reduce((sum, loop) => sum + loop.calls, 0),
-    errors: loops.reduce((sum, loop) => sum + loop.errors, 0),
-    ms: since(start),
-    relayUs: relayPid === undefined ? Number.NaN : cpuOrZero(relayPid) - relay0,
-    upstreamUs: cpuOf(upstreams) - upstream0,
-    clientUs: client.user + client.system,
-  };
+  return { ...loops, cpu: probe(loops.calls), upstreamUs: upstreamCpu() - upstream0 };
 }
 
 /** The upstream processes behind a target: the relay's children, or direct stdio's own. */
@@ -205,20 +188,20 @@ function cpuOrZero(pid: number): number {
 }
 
 function result(pool: Pool, sessions: number): CapacityResult {
-  const sum = (pick: (run: Run) => number) => pool.runs.reduce((s, run) => s + pick(run), 0);
-  const calls = sum((run) => run.calls);
-  const per = (us: number) => (calls > 0 ? us / calls : Number.NaN);
+  const cpu = pool.runs.reduce((sum, run) => addSpent(sum, run.cpu), NOTHING_SPENT);
+  const { relayUs, clientUs } = perCall(cpu);
+  const upstreamUs = pool.runs.reduce((sum, run) => sum + run.upstreamUs, 0);
   const rounds = pool.runs.map((run) => (run.calls * 1000) / run.ms);
   return {
     target: pool.target.id,
     sessions,
     callsPerSecond: rounds.length > 0 ? median(rounds) : Number.NaN,
     rounds,
-    calls,
-    errors: sum((run) => run.errors),
-    relayUs: per(sum((run) => run.relayUs)),
-    upstreamUs: per(sum((run) => run.upstreamUs)),
-    clientUs: per(sum((run) => run.clientUs)),
+    calls: cpu.calls,
+    errors: pool.runs.reduce((sum, run) => sum + run.errors, 0),
+    relayUs,
+    upstreamUs: upstreamUs / cpu.calls,
+    clientUs,
     ...(pool.failure === undefined ? {} : { failure: pool.failure }),
   };
 }

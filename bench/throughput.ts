@@ -4,9 +4,10 @@
  * kept and grown from one level to the next. Within a level the targets take turns in
  * rounds; the report shows the median calls/s across rounds and every error.
  */
+import { closedLoops } from './closed-loops.js';
 import { NOTHING_SPENT, addSpent, perCall, startCpuProbe, type CpuSpent } from './cpu-spent.js';
 import { relayRss } from './latency.js';
-import { median, since } from './stats.js';
+import { median } from './stats.js';
 import { safeCall, type BenchSession, type Target, type TargetId } from './targets.js';
 
 export interface ThroughputProfile {
@@ -133,28 +134,9 @@ interface Run {
 
 /** The pool's first `level` sessions in closed loops for `durationMs`. */
 async function runLevel(pool: Pool, level: number, durationMs: number): Promise<Run> {
-  const sessions = pool.sessions.slice(0, level);
   const probe = startCpuProbe({ relay: pool.target.relayPid });
-  const start = performance.now();
-  const end = start + durationMs;
-  const loops = await Promise.all(
-    sessions.map(async (session) => {
-      let calls = 0;
-      let errors = 0;
-      while (performance.now() < end) {
-        if (!(await safeCall(session))) errors++;
-        calls++;
-      }
-      return { calls, errors };
-    }),
-  );
-  const calls = loops.reduce((sum, loop) => sum + loop.calls, 0);
-  return {
-    calls,
-    errors: loops.reduce((sum, loop) => sum + loop.errors, 0),
-    ms: since(start),
-    cpu: probe(calls),
-  };
+  const run = await closedLoops(pool.sessions.slice(0, level), durationMs, safeCall);
+  return { ...run, cpu: probe(run.calls) };
 }
 
 function levelResult(sessions: number, runs: readonly Run[], relayRssMb: number): LevelResult {
