@@ -146,11 +146,15 @@ function httpRateOver(
   const http = levelOf(run.throughput, coffer, sessions);
   const base = levelOf(run.throughput, other, sessions);
   if (http === undefined || base === undefined) return NOT_MEASURED;
-  const value = http.callsPerSecond / base.callsPerSecond;
+  return rateCell(http.callsPerSecond, base.callsPerSecond, sessions, wanted);
+}
+
+/** One calls/s ratio against its target, naming the level when it is not 16 sessions. */
+function rateCell(mine: number, base: number, sessions: number, wanted: number): TargetCell {
+  const value = mine / base;
   if (!Number.isFinite(value)) return NOT_MEASURED;
   const at = sessions === 16 ? '' : `, at ${sessions} session${sessions === 1 ? '' : 's'}`;
-  const detail = `${ratio(value)} (${count(http.callsPerSecond)} vs ${count(base.callsPerSecond)}${at})`;
-  return verdict(detail, value >= wanted);
+  return verdict(`${ratio(value)} (${count(mine)} vs ${count(base)}${at})`, value >= wanted);
 }
 
 function httpRateVsHub(run: UpstreamRun): TargetCell {
@@ -177,10 +181,7 @@ function capacityRateOver(
   const mine = found(coffer);
   const base = found(other);
   if (mine === undefined || base === undefined) return NOT_MEASURED;
-  const value = mine.callsPerSecond / base.callsPerSecond;
-  const at = mine.sessions === 16 ? '' : `, at ${mine.sessions} sessions`;
-  const detail = `${ratio(value)} (${count(mine.callsPerSecond)} vs ${count(base.callsPerSecond)}${at})`;
-  return verdict(detail, value >= wanted);
+  return rateCell(mine.callsPerSecond, base.callsPerSecond, mine.sessions, wanted);
 }
 
 /** Both daemons (the one behind /mcp, the one behind the shim), one session each. */
