@@ -53,6 +53,12 @@ const FULL_CAPACITY: CapacityProfile = {
   durationMs: 1_500,
   warmupCalls: 2_000,
 };
+const QUICK_THROUGHPUT: ThroughputProfile = {
+  levels: [1, 2],
+  rounds: 1,
+  durationMs: 500,
+  warmupCalls: 20,
+};
 const QUICK_CAPACITY: CapacityProfile = {
   sessions: 2,
   rounds: 1,
@@ -66,7 +72,7 @@ export const FULL: Profile = {
   capacity: FULL_CAPACITY,
   everything: {
     latency: FULL_LATENCY,
-    throughput: { levels: [1, 16], rounds: 3, durationMs: 1_500, warmupCalls: 1_000 },
+    throughput: { ...FULL_THROUGHPUT, levels: [1, 16] },
     capacity: FULL_CAPACITY,
   },
   fanOut: {
@@ -83,11 +89,11 @@ export const FULL: Profile = {
 
 export const QUICK: Profile = {
   latency: { rounds: 2, callsPerRound: 100, warmup: 30, roundWarmup: 5 },
-  throughput: { levels: [1, 2], rounds: 1, durationMs: 500, warmupCalls: 20 },
+  throughput: QUICK_THROUGHPUT,
   capacity: QUICK_CAPACITY,
   everything: {
     latency: { rounds: 1, callsPerRound: 100, warmup: 20, roundWarmup: 5 },
-    throughput: { levels: [1], rounds: 1, durationMs: 500, warmupCalls: 20 },
+    throughput: { ...QUICK_THROUGHPUT, levels: [1] },
     capacity: QUICK_CAPACITY,
   },
   fanOut: {
