@@ -44,7 +44,7 @@ export interface CapacityResult {
   readonly failure?: string;
 }
 
-interface CapacityTarget {
+export interface CapacityTarget {
   readonly id: TargetId;
   readonly relayPid: number | undefined;
   readonly tool: string;
@@ -191,7 +191,8 @@ function result(pool: Pool, sessions: number): CapacityResult {
   const cpu = pool.runs.reduce((sum, run) => addSpent(sum, run.cpu), NOTHING_SPENT);
   const { relayUs, clientUs } = perCall(cpu);
   const upstreamUs = pool.runs.reduce((sum, run) => sum + run.upstreamUs, 0);
-  const rounds = pool.runs.map((run) => (run.calls * 1000) / run.ms);
+  // Successful calls/s, as the throughput section counts them.
+  const rounds = pool.runs.map((run) => ((run.calls - run.errors) * 1000) / run.ms);
   return {
     target: pool.target.id,
     sessions,
