@@ -6,7 +6,7 @@
  * sets calls/s"); here the bench spends ~0.06-0.1 ms, so what is measured is the relay and
  * the upstream processes behind it. The CPU each spent per call is read beside it.
  */
-import { closedLoops, type LoopsRun } from './closed-loops.js';
+import { callsEach, closedLoops, type LoopsRun } from './closed-loops.js';
 import { NOTHING_SPENT, addSpent, perCall, startCpuProbe, type CpuSpent } from './cpu-spent.js';
 import { cpuMicros } from './proc-readings.js';
 import { descendants } from './processes.js';
@@ -111,7 +111,7 @@ export async function measureCapacity(
   try {
     for (const pool of pools) await open(pool, profile.sessions, args);
     for (const pool of pools.filter((p) => p.failure === undefined))
-      await warmUp(pool, profile.warmupCalls, args);
+      await callsEach(sessionsOf(pool), profile.warmupCalls, safeCallOf(pool, args));
     for (let round = 0; round < profile.rounds; round++) {
       for (const pool of pools.filter((p) => p.failure === undefined)) {
         pool.runs.push(await run(pool, profile.durationMs, args));
@@ -145,13 +145,11 @@ async function call(session: RawSession, tool: string, args: Readonly<Record<str
   return answer.includes('"result"') && !answer.includes('"isError":true');
 }
 
-async function warmUp(pool: Pool, calls: number, args: Readonly<Record<string, unknown>>) {
-  const { tool } = pool.target;
-  await Promise.all(
-    pool.opened.map(async ({ session }) => {
-      for (let i = 0; i < calls; i++) await call(session, tool, args).catch(() => false);
-    }),
-  );
+const sessionsOf = (pool: Pool): RawSession[] => pool.opened.map((opened) => opened.session);
+
+/** The target's call, a failure (an error answer, a lost session) counted as false. */
+function safeCallOf(pool: Pool, args: Readonly<Record<string, unknown>>) {
+  return (session: RawSession) => call(session, pool.target.tool, args).catch(() => false);
 }
 
 /** Every session in a closed loop for `durationMs`, CPU read before and after. */
@@ -160,15 +158,12 @@ async function run(
   durationMs: number,
   args: Readonly<Record<string, unknown>>,
 ): Promise<Run> {
-  const { relayPid, tool } = pool.target;
+  const { relayPid } = pool.target;
   const upstreams = upstreamPids(pool);
   const upstreamCpu = () => upstreams.reduce((sum, pid) => sum + cpuOrZero(pid), 0);
   const upstream0 = upstreamCpu();
   const probe = startCpuProbe({ relay: relayPid });
-  const sessions = pool.opened.map((opened) => opened.session);
-  const loops = await closedLoops(sessions, durationMs, (session) =>
-    call(session, tool, args).catch(() => false),
-  );
+  const loops = await closedLoops(sessionsOf(pool), durationMs, safeCallOf(pool, args));
   return { ...loops, cpu: probe(loops.calls), upstreamUs: upstreamCpu() - upstream0 };
 }
 

@@ -33,3 +33,16 @@ export async function closedLoops<S>(
     ms: since(start),
   };
 }
+
+/** `count` calls from each session, the sessions at once (a warm-up); failures ignored. */
+export async function callsEach<S>(
+  sessions: readonly S[],
+  count: number,
+  call: (session: S) => Promise<boolean>,
+): Promise<void> {
+  await Promise.all(
+    sessions.map(async (session) => {
+      for (let i = 0; i < count; i++) await call(session);
+    }),
+  );
+}

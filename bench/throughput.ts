@@ -4,7 +4,7 @@
  * kept and grown from one level to the next. Within a level the targets take turns in
  * rounds; the report shows the median calls/s across rounds and every error.
  */
-import { closedLoops } from './closed-loops.js';
+import { callsEach, closedLoops } from './closed-loops.js';
 import { NOTHING_SPENT, addSpent, perCall, startCpuProbe, type CpuSpent } from './cpu-spent.js';
 import { relayRss } from './latency.js';
 import { median } from './stats.js';
@@ -117,11 +117,7 @@ async function grow(pool: Pool, size: number, warmupCalls: number): Promise<void
     }
   }
   if (!pool.target.ownUpstream) return;
-  await Promise.all(
-    pool.sessions.slice(added).map(async (session) => {
-      for (let i = 0; i < warmupCalls; i++) await safeCall(session);
-    }),
-  );
+  await callsEach(pool.sessions.slice(added), warmupCalls, safeCall);
 }
 
 interface Run {
