@@ -3,10 +3,11 @@
  * list of a new session, which starts every upstream), warm (the session's cached list),
  * and cold with one upstream slow to start. Each cold figure is set beside the same
  * upstreams started directly by the bench in the same round: the slowest of them is what
- * an aggregated list cannot beat. The warm figure is set beside two of its own: the same
- * listing read by a raw HTTP client (the gateway's time, no parse), and ONE server of all
- * those tools listed directly by the same SDK client (what the client needs for a list
- * that size, with no gateway at all).
+ * an aggregated list cannot beat. The warm figure is set beside three of its own: the same
+ * listing read by a raw HTTP client (the gateway's time, no parse), the `JSON.parse` of
+ * that answer alone (what any client that reads the list pays on this machine, whatever
+ * serves it), and ONE server of all those tools listed directly by the same SDK client
+ * (what the client needs for a list that size, with no gateway at all).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, type BenchDaemon, type StdioServer } from './daemon.js';
@@ -39,6 +40,11 @@ export interface ColdResult {
 export interface WarmBeside {
   /** The same warm listing by a raw HTTP client: until its last byte, nothing parsed. */
   readonly raw: Percentiles;
+  /**
+   * Decoding and `JSON.parse` of that raw answer's bytes, nothing else: the floor of any
+   * client that reads the list (absent in results before 2026-12-05, 21:00 UTC).
+   */
+  readonly parse?: Percentiles;
   /** One stdio server serving every tool of the fan-out, listed warm by the SDK client. */
   readonly direct: Percentiles;
   readonly directTools: number;
@@ -183,20 +189,37 @@ async function warmBesides(daemon: BenchDaemon, profile: FanOutProfile): Promise
       await raw.request('tools/list', {});
       await direct.listTools();
     }
-    const times = { raw: [] as number[], direct: [] as number[] };
+    const times = { raw: [] as number[], parse: [] as number[], direct: [] as number[] };
     for (let i = 0; i < profile.warmCalls; i++) {
       let start = performance.now();
-      await raw.request('tools/list', {});
+      const answer = await raw.request('tools/list', {});
       times.raw.push(since(start));
+      times.parse.push(parseTime(answer));
       start = performance.now();
       await direct.listTools();
       times.direct.push(since(start));
     }
-    return { raw: percentiles(times.raw), direct: percentiles(times.direct), directTools };
+    const { raw: read, parse, direct: listed } = times;
+    return {
+      raw: percentiles(read),
+      parse: percentiles(parse),
+      direct: percentiles(listed),
+      directTools,
+    };
   } finally {
     raw.close();
     await direct.close();
   }
+}
+
+/** Milliseconds to decode and parse one answer; throws if it is not a list of tools. */
+export function parseTime(answer: Buffer): number {
+  const start = performance.now();
+  const message = JSON.parse(answer.toString()) as { result?: { tools?: unknown } };
+  const took = since(start);
+  if (!Array.isArray(message.result?.tools))
+    throw new Error(`tools/list answered without tools: ${answer.toString('utf8', 0, 300)}`);
+  return took;
 }
 
 /** Waits (up to 10 s) until the daemon's upstream processes of closed sessions are gone. */

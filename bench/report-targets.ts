@@ -210,6 +210,9 @@ function warmContext(fanOut: FanOutResult): string {
       ? []
       : [
           `raw client ${ms(fanOut.warmBeside.raw.p50)} ms`,
+          ...(fanOut.warmBeside.parse === undefined
+            ? []
+            : [`JSON.parse of the answer alone ${ms(fanOut.warmBeside.parse.p50)} ms`]),
           `one direct server of ${fanOut.warmBeside.directTools} tools ${ms(fanOut.warmBeside.direct.p50)} ms`,
         ]),
   ];

@@ -138,6 +138,16 @@ function warmRows(fanOut: FanOutResult): string[][] {
       '—',
       '—',
     ],
+    ...(warmBeside.parse === undefined
+      ? []
+      : [
+          [
+            "warm: `JSON.parse` of that answer alone (any client's floor), p50 / p90",
+            pair(warmBeside.parse),
+            '—',
+            '—',
+          ],
+        ]),
   ];
 }
 

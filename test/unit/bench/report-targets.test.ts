@@ -249,6 +249,23 @@ describe('checkTargets', () => {
     });
   });
 
+  it("names the answer's JSON.parse alone beside the warm listing when measured", () => {
+    const base = results([run()], 2.4);
+    const beside = {
+      raw: { p50: 0.6, p90: 0.8, p99: 1 },
+      parse: { p50: 1.7, p90: 1.9, p99: 2.5 },
+      direct: { p50: 4.1, p90: 5, p99: 6 },
+      directTools: 1000,
+    };
+    const fanOut = { ...base.fanOut!, warmBeside: beside };
+    const [warm] = checkTargets({ ...base, fanOut }).at(-1)!.cells;
+    expect(warm).toEqual({
+      measured:
+        '2.40 ms p50 (raw client 0.60 ms; JSON.parse of the answer alone 1.70 ms; one direct server of 1000 tools 4.10 ms)',
+      met: false,
+    });
+  });
+
   it('shows the daemon CPU per warm listing beside the round trip, judged on the round trip', () => {
     const base = results([run()], 22.8);
     const fanOut = { ...base.fanOut!, warmCpu: { daemonMs: 1.9, clientMs: 14.2 } };
