@@ -9,62 +9,39 @@
  * there reads as a broken connection and would end the connection every session shares.
  */
 import type { JsonRpcId } from './jsonrpc-envelope.js';
+import { PostSignal } from './post-signal.js';
+import { watchedBody } from './watched-body.js';
 
 export class StreamCancellation {
-  private readonly open = new Map<JsonRpcId, AbortController>();
+  private readonly open = new Map<JsonRpcId, PostSignal>();
 
-  /** A signal for one request's POST, aborted by `cancel` (or by the caller's own signal). */
+  /** A signal for one request's POST, aborted by `cancel` (or by the transport's own signal). */
   track(id: JsonRpcId, signal: AbortSignal | null | undefined): AbortSignal {
-    const controller = new AbortController();
-    this.open.set(id, controller);
-    return signal === null || signal === undefined
-      ? controller.signal
-      : AbortSignal.any([signal, controller.signal]);
+    const post = new PostSignal(signal);
+    this.open.set(id, post);
+    return post.signal;
   }
 
   /** Closes the request's POST; false when no such request is open. */
   cancel(id: unknown): boolean {
     if (typeof id !== 'string' && typeof id !== 'number') return false;
-    const controller = this.open.get(id);
-    if (controller === undefined) return false;
-    this.open.delete(id);
-    controller.abort(new Error('cancelled by the client'));
+    const post = this.open.get(id);
+    if (post === undefined) return false;
+    this.forget(id);
+    post.cancel(new Error('cancelled by the client'));
     return true;
   }
 
-  /** The request failed before its answer began: nothing left to cancel. */
+  /** The request ended (its answer read, or failed before it began): nothing left to cancel. */
   forget(id: JsonRpcId): void {
+    this.open.get(id)?.release();
     this.open.delete(id);
   }
 
   /** The response, its body ending quietly when the request is cancelled, forgotten at its end. */
   settle(id: JsonRpcId, response: Response): Response {
-    const controller = this.open.get(id);
-    const body = response.body;
-    if (controller === undefined || body === null) {
-      this.forget(id);
-      return response;
-    }
-    const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
-    const quiet = new ReadableStream<Uint8Array>({
-      pull: async (stream) => {
-        try {
-          const { done, value } = await reader.read();
-          if (!done) return stream.enqueue(value);
-          this.forget(id);
-          stream.close();
-        } catch (error) {
-          this.forget(id);
-          if (controller.signal.aborted) stream.close();
-          else stream.error(error);
-        }
-      },
-      cancel: async (reason) => {
-        this.forget(id);
-        await reader.cancel(reason);
-      },
-    });
-    const { status, statusText, headers } = response;
-    return new Response(quiet, { status, statusText, headers });
+    const post = this.open.get(id);
+    if (post === undefined) return response;
+    return watchedBody(response, { ended: () => this.forget(id), quiet: () => post.cancelled });
   }
 }

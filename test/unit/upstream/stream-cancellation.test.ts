@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { modernHttpFetch } from '../../../src/upstream/modern-http-fetch.js';
 
@@ -92,5 +93,27 @@ describe('modernHttpFetch: cancellation by closing the request', () => {
     closing.abort();
     await expect(body).rejects.toThrow();
     expect(server.aborted).toHaveLength(1);
+  });
+
+  it("lets go of the transport's signal once each answer is read, in either era", async () => {
+    // As Node's fetch (undici) does: a listener on the signal it is given, kept until GC.
+    const undiciLike = (_url: string | URL, init?: RequestInit) => {
+      init?.signal?.addEventListener('abort', () => undefined);
+      return Promise.resolve(Response.json({ result: {} }));
+    };
+    const fetch = modernHttpFetch(undiciLike);
+    const transport = new AbortController();
+    for (let id = 1; id <= 200; id++) {
+      const params = id % 2 === 0 ? { name: 'echo', _meta: envelope } : { name: 'echo' };
+      const response = await fetch('u', {
+        ...post({ id, method: 'tools/call', params }),
+        signal: transport.signal,
+      });
+      await response.json();
+    }
+    const initialized = post({ method: 'notifications/initialized' });
+    // As the SDK transport does with the answer to a notification: it never reads it.
+    await (await fetch('u', { ...initialized, signal: transport.signal })).body?.cancel();
+    expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0);
   });
 });
