@@ -24,6 +24,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { z } from 'zod';
+// Every HTTP target's SDK transport gets Coffer's remedy for the SDK's one signal per
+// transport (src/upstream/post-signal.ts): without it each call costs the bench's client
+// more than the one before, and past 1,500 calls it prints a warning per call, so the
+// HTTP figures would grow with the length of the run.
+import { postsAlone } from '../src/upstream/post-signal.js';
 import { cofferBin, type BenchDaemon } from './daemon.js';
 import type { McpHub } from './mcp-hub.js';
 import { adopt, ownSession } from './processes.js';
@@ -94,7 +99,12 @@ export function createTargets(setup: TargetSetup): Target[] {
   const shimArgs = [...(setup.shimNodeArgs ?? []), cofferBin, 'shim'];
   const targets: Target[] = [
     target('direct-stdio', direct, args, () => stdioTransport(upstream.command, upstream.args)),
-    target('direct-http', direct, args, () => new StreamableHTTPClientTransport(new URL(http.url))),
+    target(
+      'direct-http',
+      direct,
+      args,
+      () => new StreamableHTTPClientTransport(new URL(http.url), { fetch: postsAlone() }),
+    ),
     target('coffer-http', routed, args, () => cofferHttpTransport(httpDaemon), {
       relayPid: httpDaemon.pid,
     }),
@@ -126,7 +136,7 @@ export function createTargets(setup: TargetSetup): Target[] {
     ),
   ];
   if (hub !== undefined) {
-    const hubTransport = () => new SSEClientTransport(new URL(hub.url));
+    const hubTransport = () => new SSEClientTransport(new URL(hub.url), { fetch: postsAlone() });
     targets.push(target('mcp-hub', routed, args, hubTransport, { relayPid: hub.pid }));
   }
   return targets;
@@ -156,6 +166,7 @@ const BYTE_RELAY = join(import.meta.dirname, 'byte-relay.js');
 export function cofferHttpTransport(daemon: BenchDaemon, path = '/mcp'): Transport {
   return new StreamableHTTPClientTransport(new URL(daemon.url + path), {
     requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
+    fetch: postsAlone(),
   });
 }
 
