@@ -13,6 +13,7 @@ import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js'
 import { CofferError } from '../domain/errors.js';
 import { systemClock, type Clock } from '../domain/ports.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { ProcessWarnings } from '../observability/process-warnings.js';
 import { createDaemonApi } from './daemon-api.js';
 import { readSettings, type DaemonSettings } from '../config/settings.js';
 import { daemonSocketPath } from '../config/socket-path.js';
@@ -250,6 +251,7 @@ async function startDaemon(
     };
     // SIGHUP reaches only a foreground daemon whose terminal closed: stop cleanly too.
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
+    new ProcessWarnings(logger).attach(process);
     process.on('uncaughtException', (error) => {
       logger.fatal({ err: error }, 'uncaught exception: shutting down');
       process.stderr.write(`coffer: daemon crashed: ${error.stack ?? error.message}\n`);
