@@ -25,10 +25,10 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 // Every HTTP target's SDK transport gets Coffer's remedy for the SDK's one signal per
-// transport (src/upstream/post-signal.ts): without it each call costs the bench's client
+// transport (src/upstream/request-signal.ts): without it each call costs the bench's client
 // more than the one before, and past 1,500 calls it prints a warning per call, so the
 // HTTP figures would grow with the length of the run.
-import { postsAlone } from '../src/upstream/post-signal.js';
+import { withOwnSignals } from '../src/upstream/request-signal.js';
 import { cofferBin, type BenchDaemon } from './daemon.js';
 import type { McpHub } from './mcp-hub.js';
 import { adopt, ownSession } from './processes.js';
@@ -103,7 +103,7 @@ export function createTargets(setup: TargetSetup): Target[] {
       'direct-http',
       direct,
       args,
-      () => new StreamableHTTPClientTransport(new URL(http.url), { fetch: postsAlone() }),
+      () => new StreamableHTTPClientTransport(new URL(http.url), { fetch: withOwnSignals() }),
     ),
     target('coffer-http', routed, args, () => cofferHttpTransport(httpDaemon), {
       relayPid: httpDaemon.pid,
@@ -136,7 +136,8 @@ export function createTargets(setup: TargetSetup): Target[] {
     ),
   ];
   if (hub !== undefined) {
-    const hubTransport = () => new SSEClientTransport(new URL(hub.url), { fetch: postsAlone() });
+    const hubTransport = () =>
+      new SSEClientTransport(new URL(hub.url), { fetch: withOwnSignals() });
     targets.push(target('mcp-hub', routed, args, hubTransport, { relayPid: hub.pid }));
   }
   return targets;
@@ -166,7 +167,7 @@ const BYTE_RELAY = join(import.meta.dirname, 'byte-relay.js');
 export function cofferHttpTransport(daemon: BenchDaemon, path = '/mcp'): Transport {
   return new StreamableHTTPClientTransport(new URL(daemon.url + path), {
     requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
-    fetch: postsAlone(),
+    fetch: withOwnSignals(),
   });
 }
 

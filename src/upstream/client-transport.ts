@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { modernHttpFetch } from './modern-http-fetch.js';
-import { postsAlone } from './post-signal.js';
+import { withOwnSignals } from './request-signal.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
 export interface TransportOptions {
@@ -35,7 +35,7 @@ export function createClientTransport(
   if (definition.transport === 'sse') {
     return new SSEClientTransport(url, {
       requestInit: { headers },
-      fetch: postsAlone(),
+      fetch: withOwnSignals(),
       eventSourceInit: { fetch: (input, init) => fetch(input, withHeaders(init, headers)) },
       ...auth,
     });

@@ -16,8 +16,8 @@
  *   request's POST instead of being posted (src/upstream/stream-cancellation.ts);
  * - a `tools/call` carries the `Mcp-Param-*` headers its tool declares, learnt from the
  *   tools/list answers read on the way back (src/upstream/param-headers.ts);
- * - and, for every POST of either era, a signal of its own in place of the transport's
- *   (src/upstream/post-signal.ts), or a long-lived connection slows down call by call.
+ * - and, for every request of either era, a signal of its own in place of the transport's
+ *   (src/upstream/request-signal.ts), or a long-lived connection slows down call by call.
  *
  * One per transport: the open requests it can cancel are that connection's.
  */
@@ -33,12 +33,12 @@ import {
   type JsonRpcRequest,
 } from './jsonrpc-envelope.js';
 import { ParamHeaderTable } from './param-headers.js';
-import { postsAlone } from './post-signal.js';
+import { withOwnSignals } from './request-signal.js';
 import { StreamCancellation } from './stream-cancellation.js';
 
 export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
   const cancellation = new StreamCancellation();
-  const alone = postsAlone(base);
+  const owned = withOwnSignals(base);
   const params = new ParamHeaderTable();
   // A call waits for the lists read before it, so it never goes out with an old table.
   let learning: Promise<void> = Promise.resolve();
@@ -49,9 +49,9 @@ export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
       if (cancelled && cancellation.cancel(posted.params?.['requestId']))
         return new Response(null, { status: 202 });
     }
-    if (posted === undefined || !isRequest(posted)) return alone(url, init);
+    if (posted === undefined || !isRequest(posted)) return owned(url, init);
     const headers = modernHeaders(posted);
-    if (Object.keys(headers).length === 0) return inBand(await alone(url, init), posted);
+    if (Object.keys(headers).length === 0) return inBand(await owned(url, init), posted);
     if (posted.method === 'tools/call') {
       await learning;
       Object.assign(

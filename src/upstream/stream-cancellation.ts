@@ -9,26 +9,26 @@
  * there reads as a broken connection and would end the connection every session shares.
  */
 import type { JsonRpcId } from './jsonrpc-envelope.js';
-import { PostSignal } from './post-signal.js';
+import { RequestSignal } from './request-signal.js';
 import { watchedBody } from './watched-body.js';
 
 export class StreamCancellation {
-  private readonly open = new Map<JsonRpcId, PostSignal>();
+  private readonly open = new Map<JsonRpcId, RequestSignal>();
 
   /** A signal for one request's POST, aborted by `cancel` (or by the transport's own signal). */
   track(id: JsonRpcId, signal: AbortSignal | null | undefined): AbortSignal {
-    const post = new PostSignal(signal);
-    this.open.set(id, post);
-    return post.signal;
+    const own = new RequestSignal(signal);
+    this.open.set(id, own);
+    return own.signal;
   }
 
   /** Closes the request's POST; false when no such request is open. */
   cancel(id: unknown): boolean {
     if (typeof id !== 'string' && typeof id !== 'number') return false;
-    const post = this.open.get(id);
-    if (post === undefined) return false;
+    const own = this.open.get(id);
+    if (own === undefined) return false;
     this.forget(id);
-    post.cancel(new Error('cancelled by the client'));
+    own.cancel(new Error('cancelled by the client'));
     return true;
   }
 
@@ -40,8 +40,8 @@ export class StreamCancellation {
 
   /** The response, its body ending quietly when the request is cancelled, forgotten at its end. */
   settle(id: JsonRpcId, response: Response): Response {
-    const post = this.open.get(id);
-    if (post === undefined) return response;
-    return watchedBody(response, { ended: () => this.forget(id), quiet: () => post.cancelled });
+    const own = this.open.get(id);
+    if (own === undefined) return response;
+    return watchedBody(response, { ended: () => this.forget(id), quiet: () => own.cancelled });
   }
 }

@@ -9,7 +9,7 @@ export interface BodyWatch {
 /**
  * The same response, its body passed through a stream that says when it ends. Only the
  * reader knows when a response is over (an SSE answer may stream for minutes after fetch
- * resolved), so that is where a POST's resources are let go of (src/upstream/post-signal.ts).
+ * resolved), so that is where a request's resources are let go of (src/upstream/request-signal.ts).
  */
 export function watchedBody(response: Response, watch: BodyWatch): Response {
   const body = response.body;

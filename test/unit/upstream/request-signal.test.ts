@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { PostSignal, postsAlone } from '../../../src/upstream/post-signal.js';
+import { RequestSignal, withOwnSignals } from '../../../src/upstream/request-signal.js';
 
 const post = (body = '{}'): RequestInit => ({ method: 'POST', body });
 
@@ -20,11 +20,11 @@ function undiciLikeFetch(answer: () => Response = () => Response.json({ result: 
   return { base, given };
 }
 
-describe('PostSignal', () => {
+describe('RequestSignal', () => {
   it("follows the transport's signal until released, then lets go of it", () => {
     const transport = new AbortController();
-    const followed = new PostSignal(transport.signal);
-    const released = new PostSignal(transport.signal);
+    const followed = new RequestSignal(transport.signal);
+    const released = new RequestSignal(transport.signal);
     expect(getEventListeners(transport.signal, 'abort')).toHaveLength(2);
     released.release();
     expect(getEventListeners(transport.signal, 'abort')).toHaveLength(1);
@@ -37,13 +37,13 @@ describe('PostSignal', () => {
   it('starts aborted under an aborted transport, and stands alone without one', () => {
     const transport = new AbortController();
     transport.abort(new Error('closed'));
-    expect(new PostSignal(transport.signal).signal.aborted).toBe(true);
-    expect(new PostSignal(undefined).signal.aborted).toBe(false);
+    expect(new RequestSignal(transport.signal).signal.aborted).toBe(true);
+    expect(new RequestSignal(undefined).signal.aborted).toBe(false);
   });
 
   it('cancels one POST, marked as cancelled, leaving the transport alone', () => {
     const transport = new AbortController();
-    const one = new PostSignal(transport.signal);
+    const one = new RequestSignal(transport.signal);
     one.cancel(new Error('cancelled by the client'));
     expect(one.signal.aborted).toBe(true);
     expect(one.cancelled).toBe(true);
@@ -51,17 +51,17 @@ describe('PostSignal', () => {
   });
 });
 
-describe('postsAlone', () => {
+describe('withOwnSignals', () => {
   it("leaves no listener on the transport's signal once each answer is read", async () => {
     const transport = new AbortController();
     const server = undiciLikeFetch();
-    const fetch = postsAlone(server.base);
+    const fetch = withOwnSignals(server.base);
     for (let i = 0; i < 2_000; i++) {
       const response = await fetch('u', { ...post(), signal: transport.signal });
       await response.json();
     }
     expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0);
-    // Each POST had its own signal for the fetch to hold on to.
+    // Each request had its own signal for the fetch to hold on to.
     expect(new Set(server.given).size).toBe(2_000);
     expect(server.given).not.toContain(transport.signal);
   });
@@ -69,11 +69,11 @@ describe('postsAlone', () => {
   it('lets go when the reader cancels the body, the body is empty, or the fetch fails', async () => {
     const transport = new AbortController();
     const init = { ...post(), signal: transport.signal };
-    const streaming = postsAlone(undiciLikeFetch(() => new Response('data: x\n\n')).base);
+    const streaming = withOwnSignals(undiciLikeFetch(() => new Response('data: x\n\n')).base);
     await (await streaming('u', init)).body?.cancel();
-    const empty = postsAlone(undiciLikeFetch(() => new Response(null, { status: 202 })).base);
+    const empty = withOwnSignals(undiciLikeFetch(() => new Response(null, { status: 202 })).base);
     await empty('u', init);
-    const failing = postsAlone(() => Promise.reject(new TypeError('fetch failed')));
+    const failing = withOwnSignals(() => Promise.reject(new TypeError('fetch failed')));
     await expect(failing('u', init)).rejects.toThrow('fetch failed');
     expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0);
   });
@@ -93,17 +93,23 @@ describe('postsAlone', () => {
       });
       return Promise.resolve(new Response(stream));
     };
-    const response = await postsAlone(base)('u', { ...post(), signal: transport.signal });
+    const response = await withOwnSignals(base)('u', { ...post(), signal: transport.signal });
     const body = response.text();
     transport.abort(new Error('closed'));
     await expect(body).rejects.toThrow('aborted');
     expect(aborted).toBe(1);
   });
 
-  it('passes anything but a POST through untouched, its signal included', async () => {
+  it('gives a GET stream its own signal too, and passes a request without one untouched', async () => {
     const transport = new AbortController();
-    const server = undiciLikeFetch();
-    await postsAlone(server.base)('u', { method: 'GET', signal: transport.signal });
-    expect(server.given).toEqual([transport.signal]);
+    const server = undiciLikeFetch(() => new Response('data: x\n\n'));
+    const fetch = withOwnSignals(server.base);
+    const stream = await fetch('u', { method: 'GET', signal: transport.signal });
+    expect(server.given[0]).not.toBe(transport.signal);
+    expect(getEventListeners(transport.signal, 'abort')).toHaveLength(1);
+    await stream.text();
+    expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0);
+    await fetch('u', { method: 'POST', body: '{}' });
+    expect(server.given).toHaveLength(1);
   });
 });
