@@ -8,7 +8,6 @@
  */
 import { callsEach, closedLoops, type LoopsRun } from './closed-loops.js';
 import { NOTHING_SPENT, addSpent, perCall, startCpuProbe, type CpuSpent } from './cpu-spent.js';
-import { cpuMicros } from './proc-readings.js';
 import { descendants } from './processes.js';
 import { rawHttpSession, rawStdioSession, type RawSession } from './raw-sessions.js';
 import { rawSseSession } from './raw-sse-session.js';
@@ -95,10 +94,8 @@ interface Pool {
 }
 
 interface Run extends LoopsRun {
-  /** The relay's and the load generator's CPU meanwhile. */
+  /** The relay's, its upstream processes' and the load generator's CPU meanwhile. */
   readonly cpu: CpuSpent;
-  /** The upstream processes' CPU meanwhile, summed (µs). */
-  readonly upstreamUs: number;
 }
 
 /** Every target's sessions opened, then rounds in which the targets take turns. */
@@ -158,13 +155,9 @@ async function run(
   durationMs: number,
   args: Readonly<Record<string, unknown>>,
 ): Promise<Run> {
-  const { relayPid } = pool.target;
-  const upstreams = upstreamPids(pool);
-  const upstreamCpu = () => upstreams.reduce((sum, pid) => sum + cpuOrZero(pid), 0);
-  const upstream0 = upstreamCpu();
-  const probe = startCpuProbe({ relay: relayPid });
+  const probe = startCpuProbe({ relay: pool.target.relayPid, upstreams: upstreamPids(pool) });
   const loops = await closedLoops(sessionsOf(pool), durationMs, safeCallOf(pool, args));
-  return { ...loops, cpu: probe(loops.calls), upstreamUs: upstreamCpu() - upstream0 };
+  return { ...loops, cpu: probe(loops.calls) };
 }
 
 /** The upstream processes behind a target: the relay's children, or direct stdio's own. */
@@ -174,18 +167,9 @@ function upstreamPids(pool: Pool): number[] {
   return pool.opened.flatMap((opened) => (opened.pid === undefined ? [] : [opened.pid]));
 }
 
-function cpuOrZero(pid: number): number {
-  try {
-    return cpuMicros(pid);
-  } catch {
-    return 0; // gone meanwhile
-  }
-}
-
 function result(pool: Pool, sessions: number): CapacityResult {
   const cpu = pool.runs.reduce((sum, run) => addSpent(sum, run.cpu), NOTHING_SPENT);
   const { relayUs, clientUs } = perCall(cpu);
-  const upstreamUs = pool.runs.reduce((sum, run) => sum + run.upstreamUs, 0);
   // Successful calls/s, as the throughput section counts them.
   const rounds = pool.runs.map((run) => ((run.calls - run.errors) * 1000) / run.ms);
   return {
@@ -196,7 +180,7 @@ function result(pool: Pool, sessions: number): CapacityResult {
     calls: cpu.calls,
     errors: pool.runs.reduce((sum, run) => sum + run.errors, 0),
     relayUs,
-    upstreamUs: upstreamUs / cpu.calls,
+    upstreamUs: cpu.upstreamUs / cpu.calls,
     clientUs,
     ...(pool.failure === undefined ? {} : { failure: pool.failure }),
   };

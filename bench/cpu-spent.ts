@@ -1,6 +1,6 @@
 /**
  * CPU time spent on a target's calls, per process: the relay (Coffer's daemon or mcp-hub),
- * the shim, and the bench's own client. Read before and after a batch of calls
+ * the shim, the upstream processes behind the relay (summed), and the bench's own client. Read before and after a batch of calls
  * (/proc/<pid>/stat utime + stime for other processes, process.cpuUsage() for the bench);
  * summed over batches and divided by the calls. NaN where a target has no such process.
  */
@@ -12,6 +12,8 @@ export interface CpuSpent {
   readonly relayUs: number;
   readonly shimUs: number;
   readonly clientUs: number;
+  /** Summed over the upstream processes probed; NaN when none were asked for. */
+  readonly upstreamUs: number;
 }
 
 /** Microseconds of CPU per call, by process. */
@@ -24,9 +26,17 @@ export interface CpuPerCall {
 export interface ProbedProcesses {
   readonly relay?: number | undefined;
   readonly shim?: number | undefined;
+  /** Processes whose CPU is summed (the upstreams behind a relay); one gone meanwhile counts 0. */
+  readonly upstreams?: readonly number[] | undefined;
 }
 
-export const NOTHING_SPENT: CpuSpent = { calls: 0, relayUs: 0, shimUs: 0, clientUs: 0 };
+export const NOTHING_SPENT: CpuSpent = {
+  calls: 0,
+  relayUs: 0,
+  shimUs: 0,
+  clientUs: 0,
+  upstreamUs: 0,
+};
 
 /** Starts reading; the returned function ends the batch of `calls` calls. */
 export function startCpuProbe(
@@ -43,6 +53,7 @@ export function startCpuProbe(
   };
   const relay = read(pids.relay);
   const shim = read(pids.shim);
+  const upstreams = pids.upstreams?.map(read);
   const client = process.cpuUsage();
   return (calls) => {
     const own = process.cpuUsage(client);
@@ -51,8 +62,20 @@ export function startCpuProbe(
       relayUs: read(pids.relay) - relay,
       shimUs: read(pids.shim) - shim,
       clientUs: own.user + own.system,
+      upstreamUs: upstreamsSpent(pids.upstreams, upstreams, read),
     };
   };
+}
+
+/** What the upstreams spent since `before` was read: a process gone meanwhile adds nothing. */
+function upstreamsSpent(
+  pids: readonly number[] | undefined,
+  before: readonly number[] | undefined,
+  read: (pid: number) => number,
+): number {
+  if (pids === undefined || before === undefined) return Number.NaN;
+  const spent = pids.map((pid, i) => read(pid) - (before[i] ?? Number.NaN));
+  return spent.reduce((sum, us) => (Number.isFinite(us) ? sum + us : sum), 0);
 }
 
 export function addSpent(a: CpuSpent, b: CpuSpent): CpuSpent {
@@ -61,6 +84,7 @@ export function addSpent(a: CpuSpent, b: CpuSpent): CpuSpent {
     relayUs: a.relayUs + b.relayUs,
     shimUs: a.shimUs + b.shimUs,
     clientUs: a.clientUs + b.clientUs,
+    upstreamUs: a.upstreamUs + b.upstreamUs,
   };
 }
 

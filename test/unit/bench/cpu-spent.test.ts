@@ -33,6 +33,16 @@ describe('startCpuProbe', () => {
     expect(spent.shimUs).toBeNaN();
   });
 
+  it("sums the upstreams' CPU, one gone meanwhile adding nothing, NaN when none were asked for", () => {
+    const proc = fakeProc({ 10: 0, 31: 1_000, 32: 2_000, 33: 50 });
+    const stop = startCpuProbe({ relay: 10, upstreams: [31, 32, 33] }, proc.read);
+    proc.spend(31, 400);
+    proc.spend(32, 600);
+    proc.exit(33);
+    expect(stop(10).upstreamUs).toBe(1_000);
+    expect(startCpuProbe({ relay: 10 }, proc.read)(10).upstreamUs).toBeNaN();
+  });
+
   it('gives NaN, not a throw, when the relay exits during the batch', () => {
     const proc = fakeProc({ 10: 100 });
     const stop = startCpuProbe({ relay: 10 }, proc.read);
@@ -43,8 +53,8 @@ describe('startCpuProbe', () => {
 
 describe('perCall', () => {
   it('divides the sums of several batches by all their calls', () => {
-    const a = { calls: 100, relayUs: 20_000, shimUs: Number.NaN, clientUs: 5_000 };
-    const b = { calls: 300, relayUs: 60_000, shimUs: Number.NaN, clientUs: 15_000 };
+    const a = { calls: 100, relayUs: 20_000, shimUs: Number.NaN, clientUs: 5_000, upstreamUs: 0 };
+    const b = { calls: 300, relayUs: 60_000, shimUs: Number.NaN, clientUs: 15_000, upstreamUs: 0 };
     const total = addSpent(addSpent(NOTHING_SPENT, a), b);
     expect(perCall(total)).toEqual({ relayUs: 200, shimUs: Number.NaN, clientUs: 50 });
   });
