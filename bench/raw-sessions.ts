@@ -4,7 +4,7 @@
  * bytes the daemon wrote, unparsed, so the client's own CPU stays small beside the
  * daemon's (an SDK client parses every tool with zod).
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createConnection } from 'node:net';
 import type { Readable } from 'node:stream';
 import { spawnOwned, stopChild } from './processes.js';
@@ -25,35 +25,55 @@ const INITIALIZE = {
 const message = (id: number | undefined, method: string, params?: object): string =>
   JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params });
 
+/** What a POST got back: its status, its whole body and its headers. */
+export interface Posted {
+  readonly status: number;
+  readonly body: Buffer;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** POSTs one JSON body to `url` on `agent`'s connection and reads the whole answer. */
+export function postJson(
+  url: URL,
+  agent: Agent,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<Posted> {
+  return new Promise((resolve, reject) => {
+    const sent = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...headers,
+    };
+    const req = httpRequest(url, { method: 'POST', agent, headers: sent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** One keep-alive connection to `<url>/mcp`, posting one body at a time. */
 function httpPoster(url: string, token: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const { port } = new URL(url);
-  const post = (body: string, extra: Record<string, string> = {}) =>
-    new Promise<{ status: number; body: Buffer; session?: string }>((resolve, reject) => {
-      const headers: Record<string, string | number> = {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'content-length': Buffer.byteLength(body),
-        ...extra,
-      };
-      const options = { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers };
-      const req = httpRequest(options, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const session = res.headers['mcp-session-id'];
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks),
-            ...(typeof session === 'string' ? { session } : {}),
-          });
-        });
-      });
-      req.on('error', reject);
-      req.end(body);
+  const endpoint = new URL('/mcp', url);
+  const auth = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' };
+  const post = async (body: string, extra: Record<string, string> = {}) => {
+    const {
+      status,
+      body: answer,
+      headers,
+    } = await postJson(endpoint, agent, body, {
+      ...auth,
+      ...extra,
     });
+    const session = headers['mcp-session-id'];
+    return { status, body: answer, ...(typeof session === 'string' ? { session } : {}) };
+  };
   return { post, close: () => agent.destroy() };
 }
 
@@ -191,12 +211,13 @@ async function lineSession(
 function answerOf(id: number): (line: Buffer) => boolean {
   const prefix = Buffer.from(`{"jsonrpc":"2.0","id":${id},`);
   const suffix = Buffer.from(`"jsonrpc":"2.0","id":${id}}`);
-  const opened = [Buffer.from('{"result":'), Buffer.from('{"error":')];
   return (line) =>
     line.subarray(0, prefix.length).equals(prefix) ||
     (line.subarray(line.length - suffix.length).equals(suffix) &&
-      opened.some((start) => line.subarray(0, start.length).equals(start)));
+      SDK_ANSWER_STARTS.some((start) => line.subarray(0, start.length).equals(start)));
 }
+
+const SDK_ANSWER_STARTS = [Buffer.from('{"result":'), Buffer.from('{"error":')];
 
 /**
  * The lines a socket delivers, one `next()` each, as bytes without the newline. Once the

@@ -6,7 +6,7 @@
  * CPU stays small beside the relay's.
  */
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
-import type { RawSession } from './raw-sessions.js';
+import { postJson, type RawSession } from './raw-sessions.js';
 
 const INITIALIZE = {
   protocolVersion: '2024-11-05',
@@ -22,7 +22,10 @@ export async function rawSseSession(url: string): Promise<RawSession> {
   const events = new SseEvents(stream);
   const endpoint = new URL(await events.endpoint, base);
   let nextId = 1;
-  const post = (message: object) => postJson(endpoint, agent, JSON.stringify(message));
+  const post = async (message: object) => {
+    const { status } = await postJson(endpoint, agent, JSON.stringify(message));
+    if (status >= 300) throw new Error(`POST ${endpoint.pathname}: HTTP ${status}`);
+  };
   const session: RawSession = {
     async request(method, params) {
       const id = nextId++;
@@ -57,25 +60,6 @@ function openStream(url: URL): Promise<IncomingMessage> {
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-function postJson(url: URL, agent: Agent, body: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const headers = {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    };
-    const req = httpRequest(url, { method: 'POST', agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () =>
-        res.statusCode !== undefined && res.statusCode < 300
-          ? resolve()
-          : reject(new Error(`POST ${url.pathname}: HTTP ${res.statusCode}`)),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
   });
 }
 
