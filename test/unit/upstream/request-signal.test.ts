@@ -1,24 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RequestSignal, withOwnSignals } from '../../../src/upstream/request-signal.js';
+import { undiciLikeFetch } from './undici-like-fetch.js';
 
 const post = (body = '{}'): RequestInit => ({ method: 'POST', body });
-
-/**
- * A fetch that treats the signal it is given as Node's fetch (undici) does: it adds an
- * abort listener and never removes it (undici removes it when the Request is collected).
- */
-function undiciLikeFetch(answer: () => Response = () => Response.json({ result: {} })) {
-  const given: AbortSignal[] = [];
-  const base = (_url: string | URL, init?: RequestInit) => {
-    if (init?.signal) {
-      given.push(init.signal);
-      init.signal.addEventListener('abort', () => undefined);
-    }
-    return Promise.resolve(answer());
-  };
-  return { base, given };
-}
 
 describe('RequestSignal', () => {
   it("follows the transport's signal until released, then lets go of it", () => {

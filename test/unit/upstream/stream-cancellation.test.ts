@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { modernHttpFetch } from '../../../src/upstream/modern-http-fetch.js';
+import { undiciLikeFetch } from './undici-like-fetch.js';
 
 const envelope = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -96,12 +97,7 @@ describe('modernHttpFetch: cancellation by closing the request', () => {
   });
 
   it("lets go of the transport's signal once each answer is read, in either era", async () => {
-    // As Node's fetch (undici) does: a listener on the signal it is given, kept until GC.
-    const undiciLike = (_url: string | URL, init?: RequestInit) => {
-      init?.signal?.addEventListener('abort', () => undefined);
-      return Promise.resolve(Response.json({ result: {} }));
-    };
-    const fetch = modernHttpFetch(undiciLike);
+    const fetch = modernHttpFetch(undiciLikeFetch().base);
     const transport = new AbortController();
     for (let id = 1; id <= 200; id++) {
       const params = id % 2 === 0 ? { name: 'echo', _meta: envelope } : { name: 'echo' };
