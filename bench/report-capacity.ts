@@ -7,14 +7,13 @@ export function capacitySection(run: UpstreamRun): string {
   const results = run.capacity;
   if (results === undefined || results.length === 0) return '';
   const hub = results.find((r) => r.target === 'mcp-hub' && r.failure === undefined);
-  const us = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '—');
   const rows = results.map((r) => [
     TARGET_LABELS[r.target],
     r.failure === undefined ? count(r.callsPerSecond) : 'could not run',
     hub === undefined ? '—' : ratio(r.callsPerSecond / hub.callsPerSecond),
-    us(r.relayUs),
-    us(r.upstreamUs),
-    us(r.clientUs),
+    count(r.relayUs),
+    count(r.upstreamUs),
+    count(r.clientUs),
     String(r.errors),
   ]);
   const sessions = results[0]?.sessions ?? 0;
