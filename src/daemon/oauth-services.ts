@@ -1,10 +1,11 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { CofferError } from '../domain/errors.js';
 import type { ActivitySink, Clock, OAuthCredentialStore } from '../domain/ports.js';
 import type { ServerRepository } from '../domain/ports.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import type { ServerStates } from '../gateway/server-states.js';
 import type { Logger } from '../observability/logger.js';
-import { authRequired, OAuthSignInFlow, OAuthVault } from '../upstream/oauth/index.js';
+import { OAuthSignInFlow, OAuthVault } from '../upstream/oauth/index.js';
 import type { PortRange } from './port-range.js';
 
 export const OAUTH_CALLBACK_PATH = '/oauth/callback';
@@ -84,12 +85,12 @@ export function createOAuthServices(options: OAuthServicesOptions): OAuthService
       logger.info({ server }, 'signed out of server');
     },
   });
-  const needsSignIn = (server: string): void => {
+  const needsSignIn = (server: string, error: CofferError): void => {
     if (states.status(server).state !== 'needs-sign-in') {
       record(server, 'server.sign-in-required', true);
       logger.warn({ server }, 'server needs a sign-in');
     }
-    states.failed(server, authRequired(server));
+    states.failed(server, error);
   };
   return {
     signIn,

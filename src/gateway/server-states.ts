@@ -19,6 +19,8 @@ interface Entry {
   lastStart: { at: string; ms: number } | null;
   /** The protocol revision of the last connection that opened. */
   protocolVersion: string | undefined;
+  /** ServerStates.signIns when this server last got fresh tokens (0: never). */
+  signedInAt: number;
 }
 
 /** Three unexpected exits within a minute is a crash loop, not bad luck. */
@@ -39,6 +41,14 @@ const countField: Partial<Record<CapabilityType, keyof Counts>> = {
  */
 export class ServerStates {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * Counts sign-ins (and refreshes) of every server. A connection that failed for want
+   * of a sign-in may be heard of after the user signed in: a list that was loading
+   * meanwhile reports its failure last. Each AUTH_REQUIRED is stamped with this count
+   * when first seen, so one older than the server's latest sign-in is known as answered.
+   */
+  private signIns = 0;
+  private readonly authFailures = new WeakMap<CofferError, number>();
 
   /** `onChange` hears of every change of a server's visible status (the UI's live updates). */
   constructor(
@@ -85,6 +95,7 @@ export class ServerStates {
   }
 
   failed(server: string, error: CofferError): void {
+    if (this.answered(server, error)) return;
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = true;
@@ -100,7 +111,10 @@ export class ServerStates {
   /** Fresh OAuth tokens were stored (a sign-in or a refresh): the server may be used again. */
   signedIn(server: string): void {
     const entry = this.entries.get(server);
-    if (entry === undefined || !entry.needsSignIn) return;
+    if (entry === undefined) return;
+    this.signIns += 1;
+    entry.signedInAt = this.signIns;
+    if (!entry.needsSignIn) return;
     const before = this.snapshot(server);
     entry.needsSignIn = false;
     entry.failedSinceSuccess = false;
@@ -178,6 +192,14 @@ export class ServerStates {
     this.report(server, before);
   }
 
+  /** An AUTH_REQUIRED first seen before the server's latest sign-in: that sign-in answered it. */
+  private answered(server: string, error: CofferError): boolean {
+    if (error.code !== 'AUTH_REQUIRED') return false;
+    const seen = this.authFailures.get(error) ?? this.signIns;
+    this.authFailures.set(error, seen);
+    return seen < (this.entries.get(server)?.signedInAt ?? 0);
+  }
+
   private recentCrashes(entry: Entry): number {
     const since = this.clock.now().getTime() - CRASH_WINDOW_MS;
     entry.crashes = entry.crashes.filter((at) => at > since);
@@ -208,6 +230,7 @@ export class ServerStates {
         starting: new Set(),
         lastStart: null,
         protocolVersion: undefined,
+        signedInAt: 0,
       };
       this.entries.set(server, entry);
     }

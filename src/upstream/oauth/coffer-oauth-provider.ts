@@ -9,7 +9,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isCofferError } from '../../domain/errors.js';
+import { isCofferError, type CofferError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
 import { unionOfScopes } from './auth-challenge.js';
 import { authRequired } from './auth-required.js';
@@ -45,8 +45,12 @@ export interface ProviderOptions extends OAuthClientSettings {
   /** login mode: the `state` this sign-in is known by. */
   readonly state?: string;
   readonly onAuthorizationUrl?: (url: URL) => void;
-  /** connect mode: the server needs a sign-in (never signed in, or refresh refused). */
-  readonly onSignInNeeded?: (server: string) => void;
+  /**
+   * connect mode: the server needs a sign-in (never signed in, or refresh refused).
+   * `error` is the one this connection then fails with, so whoever hears of the failure
+   * later can tell it from a newer one.
+   */
+  readonly onSignInNeeded?: (server: string, error: CofferError) => void;
   readonly onSignedIn?: (server: string) => void;
 }
 
@@ -146,8 +150,9 @@ export class CofferOAuthProvider implements OAuthClientProvider {
     const asked = authorizationUrl.searchParams.get('scope');
     const before = vault.rememberedScope(server);
     vault.rememberScope(server, unionOfScopes(before, this.handedOut?.scope, asked) ?? null);
-    this.options.onSignInNeeded?.(server);
-    throw authRequired(server);
+    const error = authRequired(server);
+    this.options.onSignInNeeded?.(server, error);
+    throw error;
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {

@@ -33,4 +33,32 @@ describe('the needs-sign-in state', () => {
     states.signedIn('linear');
     expect(states.status('linear')).toMatchObject({ state: 'idle', last_error: null });
   });
+
+  it('ignores a failure raised before the latest sign-in and heard of after it', () => {
+    const changes: string[] = [];
+    const states = new ServerStates(clock, (server, status) =>
+      changes.push(`${server}:${status.state}`),
+    );
+    // The provider reports the failure as it raises it; a list that was loading
+    // meanwhile reports the same failure again once the user has signed in.
+    const raised = new CofferError('AUTH_REQUIRED', 'Server "linear" needs you to sign in');
+    states.failed('linear', raised);
+    states.signedIn('linear');
+    states.failed('linear', raised);
+    expect(states.status('linear')).toMatchObject({ state: 'idle', last_error: null });
+    expect(changes).toEqual(['linear:needs-sign-in', 'linear:idle']);
+    // A refusal raised after the sign-in is news.
+    states.failed('linear', new CofferError('AUTH_REQUIRED', 'refused again'));
+    expect(states.status('linear').state).toBe('needs-sign-in');
+  });
+
+  it('counts a sign-in of another server as no answer', () => {
+    const states = new ServerStates(clock);
+    const raised = new CofferError('AUTH_REQUIRED', 'Server "linear" needs you to sign in');
+    states.failed('linear', raised);
+    states.failed('github', authRequired);
+    states.signedIn('github');
+    states.failed('linear', raised);
+    expect(states.status('linear').state).toBe('needs-sign-in');
+  });
 });
