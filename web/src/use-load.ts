@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { LoadOrder } from './load-order.js';
 
 export interface Loaded<T> {
   readonly data: T | undefined;
@@ -6,31 +7,34 @@ export interface Loaded<T> {
   readonly loading: boolean;
   /** Loads again, keeping what is shown until the answer arrives (no flicker on live updates). */
   readonly reload: () => void;
-  /** Replaces the data locally (an optimistic change, or one an event announced). */
+  /**
+   * Replaces the data locally (an optimistic change, or one an event announced); a load
+   * in flight then is made again, its answer being older than the change.
+   */
   readonly set: (update: (current: T) => T) => void;
 }
 
-/** Loads `load()` when `key` changes; the answer of a stale request is dropped. */
+/** Loads `load()` when `key` changes; the answer of a stale request is dropped (LoadOrder). */
 export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(true);
   const latest = useRef(load);
   latest.current = load;
-  const generation = useRef(0);
+  const order = useRef(new LoadOrder());
 
   const reload = useCallback(() => {
-    const mine = (generation.current += 1);
+    const ticket = order.current.begin();
     setLoading(true);
     latest.current().then(
       (value) => {
-        if (mine !== generation.current) return;
+        if (!order.current.settle(ticket)) return;
         setData(value);
         setError(undefined);
         setLoading(false);
       },
       (failure: unknown) => {
-        if (mine !== generation.current) return;
+        if (!order.current.settle(ticket)) return;
         setError(failure);
         setLoading(false);
       },
@@ -42,9 +46,13 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
     reload();
   }, [key, reload]);
 
-  const set = useCallback((update: (current: T) => T) => {
-    setData((current) => (current === undefined ? current : update(current)));
-  }, []);
+  const set = useCallback(
+    (update: (current: T) => T) => {
+      setData((current) => (current === undefined ? current : update(current)));
+      if (order.current.changed()) reload();
+    },
+    [reload],
+  );
 
   return { data, error, loading, reload, set };
 }
