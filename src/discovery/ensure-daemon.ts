@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
-import { closeSync, fchmodSync, fstatSync, openSync, renameSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { CofferPaths } from '../config/home.js';
 import { ensurePrivateDir } from '../config/private-files.js';
 import { CofferError } from '../domain/errors.js';
 import type { DaemonInfo } from './daemon-record.js';
 import { logOffset, spawnedDaemonFailure } from './daemon-failure.js';
+import { daemonStdioLogPath, openDaemonStdioLog } from './daemon-stdio-log.js';
 import { withHomeAccess } from './home-access.js';
 import { inspectDaemon } from './inspect-daemon.js';
 import { defaultBinaryPath } from './package-info.js';
@@ -35,11 +35,6 @@ export const DEFAULT_ENSURE_TIMEOUT_MS = 60_000;
 /** A lock whose holder stopped refreshing it for this long is taken over. */
 const LOCK_STALE_MS = 5_000;
 const POLL_MS = 50;
-
-/** Where a spawned daemon's stdout/stderr go (its structured log is logs/coffer.log). */
-export function daemonStdioLogPath(paths: CofferPaths): string {
-  return join(paths.logsDir, 'daemon-stdio.log');
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,15 +108,11 @@ async function spawnDaemon(
   deadline: number,
 ): Promise<DaemonInfo> {
   const stdioLog = daemonStdioLogPath(paths);
-  const fd = withHomeAccess(paths.home, () => {
-    ensurePrivateDir(paths.logsDir);
-    return openSync(stdioLog, 'a', 0o600);
-  });
+  const fd = withHomeAccess(paths.home, () => openDaemonStdioLog(paths));
   let offset: number;
   const daemonLogOffset = logOffset(paths.daemonLog);
   let child;
   try {
-    fchmodSync(fd, 0o600);
     offset = fstatSync(fd).size;
     child = spawn(process.execPath, [options.binaryPath ?? defaultBinaryPath(), 'daemon'], {
       detached: true,

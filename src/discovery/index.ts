@@ -25,10 +25,10 @@ export {
 export {
   DEFAULT_ENSURE_TIMEOUT_MS,
   backUpDaemonFile,
-  daemonStdioLogPath,
   ensureDaemon,
   type EnsureDaemonOptions,
   type EnsuredDaemon,
 } from './ensure-daemon.js';
+export { daemonStdioLogPath } from './daemon-stdio-log.js';
 export { isCofferDaemonProcess, isProcessAlive } from './process-check.js';
 export { defaultBinaryPath, packageVersion } from './package-info.js';
