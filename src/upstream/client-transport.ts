@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { modernHttpFetch } from './modern-http-fetch.js';
+import { nodeHttpFetch } from './node-http-fetch.js';
 import { withOwnSignals } from './request-signal.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
@@ -35,15 +36,16 @@ export function createClientTransport(
   if (definition.transport === 'sse') {
     return new SSEClientTransport(url, {
       requestInit: { headers },
-      fetch: withOwnSignals(),
+      fetch: withOwnSignals(nodeHttpFetch()),
       eventSourceInit: { fetch: (input, init) => fetch(input, withHeaders(init, headers)) },
       ...auth,
     });
   }
-  // Coffer's fetch adds what the 2026-07-28 HTTP transport needs (src/upstream/modern-http-fetch.ts).
+  // Coffer's fetch adds what the 2026-07-28 HTTP transport needs (src/upstream/modern-http-fetch.ts),
+  // its POSTs on node:http (src/upstream/node-http-fetch.ts).
   return new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
-    fetch: modernHttpFetch(),
+    fetch: modernHttpFetch(nodeHttpFetch()),
     ...auth,
   });
 }
