@@ -1,7 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { pipeline, Readable } from 'node:stream';
+import { finished, pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /**
@@ -130,7 +130,33 @@ function toResponse(incoming: IncomingMessage): Response {
     return new Response(null, init);
   }
   const body = decoded(incoming, headers.get('content-encoding'));
-  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, init);
+  return new Response(webBody(body, incoming), init);
+}
+
+/**
+ * The body as a web stream, read ahead by one chunk. An answer read to its end gives its
+ * socket back to the agent before anyone could cancel it (the SDK cancels every 202 it
+ * gets); cancelling one still arriving cuts it off with its socket.
+ */
+function webBody(body: Readable, incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      body.on('data', (chunk: Buffer) => {
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 0) <= 0) body.pause();
+      });
+      finished(body, (error) => {
+        if (error === undefined || error === null) controller.close();
+        else controller.error(error);
+      });
+    },
+    pull() {
+      body.resume();
+    },
+    cancel(reason) {
+      incoming.destroy(reason instanceof Error ? reason : undefined);
+    },
+  });
 }
 
 /** The body with its content coding undone, as fetch does; an unknown coding is left as is. */

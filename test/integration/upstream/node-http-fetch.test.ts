@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { networkProblem } from '../../../src/upstream/network-problem.js';
 import { nodeHttpFetch } from '../../../src/upstream/node-http-fetch.js';
 
@@ -128,6 +128,31 @@ describe('fetch on node:http for the messages POSTed to a remote upstream', () =
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as Error).message).toBe('fetch failed');
     expect(networkProblem(failure)).toBe('nothing is listening there (connection refused)');
+  });
+
+  it('keeps the socket of a 202 the SDK cancels, and cuts off an answer cancelled mid-way', async () => {
+    const closedEarly: boolean[] = [];
+    const { url, sockets } = await serve(async (req, res) => {
+      await readBody(req);
+      if (req.headers['x-answer'] !== 'stream') {
+        res.writeHead(202, { 'content-type': 'text/plain' }).end('Accepted');
+        return;
+      }
+      res.on('close', () => closedEarly.push(!res.writableFinished));
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).write('data: {}\n\n');
+    });
+    const fetchLike = nodeHttpFetch({ fallback: noFallback });
+    for (let i = 0; i < 3; i++) {
+      const accepted = await fetchLike(url, post('{}'));
+      expect(accepted.status).toBe(202);
+      await accepted.body?.cancel();
+    }
+    expect(sockets).toHaveLength(1);
+    const streaming = await fetchLike(url, post('{}', { headers: { 'x-answer': 'stream' } }));
+    const reader = streaming.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await vi.waitFor(() => expect(closedEarly).toEqual([true]));
   });
 
   it('answers 202 with an empty body, and undoes a gzip coding', async () => {
