@@ -73,6 +73,15 @@ describe('fetch on node:http for the messages POSTed to a remote upstream', () =
     expect(sockets).toHaveLength(1);
   });
 
+  it('waits for an answer slower than the idle time of a kept-alive socket', async () => {
+    const { url } = await serve(async (req, res) => {
+      await readBody(req);
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 300);
+    });
+    const response = await nodeHttpFetch({ fallback: noFallback, idleMs: 50 })(url, post('{}'));
+    expect(await response.json()).toEqual({});
+  });
+
   it('hands over an SSE answer as it streams, before the server ends it', async () => {
     let finish: (() => void) | undefined;
     const { url } = await serve((req, res) => {
