@@ -30,6 +30,8 @@ export interface BenchDaemon {
   readonly token: string;
   api(method: string, path: string, body?: unknown): Promise<unknown>;
   addServer(server: StdioServer): Promise<void>;
+  /** Registers a remote server by its Streamable HTTP URL. */
+  addRemoteServer(name: string, url: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<BenchDae
     api,
     async addServer(server) {
       await api('POST', '/servers', { ...server, transport: 'stdio' });
+    },
+    async addRemoteServer(name, url) {
+      await api('POST', '/servers', { name, transport: 'http', url });
     },
     async stop() {
       await stopDaemonAt(env, info.pid, bin);

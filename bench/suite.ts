@@ -19,7 +19,13 @@ import {
 } from './latency.js';
 import { mcpHubVersion, startMcpHub, type McpHub } from './mcp-hub.js';
 import { measureThroughput, type TargetThroughput, type ThroughputProfile } from './throughput.js';
-import { createTargets, LATENCY_ONLY, sharedServerName, THROUGHPUT_ONLY } from './targets.js';
+import {
+  createTargets,
+  LATENCY_ONLY,
+  remoteServerName,
+  sharedServerName,
+  THROUGHPUT_ONLY,
+} from './targets.js';
 import type { HttpUpstream, UpstreamSpec } from './upstreams.js';
 
 export interface UpstreamRun {
@@ -115,6 +121,7 @@ async function startRelays(
     };
     const httpDaemon = await daemon();
     await httpDaemon.addServer({ ...server, name: sharedServerName(server.name), shared: true });
+    await httpDaemon.addRemoteServer(remoteServerName(server.name), http.url);
     const shimDaemon = await daemon();
     const { hub, status } = await startHub(server);
     if (hub !== undefined) stops.push(() => hub.stop());

@@ -7,6 +7,8 @@
  *   coffer-http-shared  the same, on a copy of the upstream registered `shared` (opt-in:
  *                 one upstream process for every session, as mcp-hub runs it); measured
  *                 for throughput only, where sessions are many
+ *   coffer-http-remote  the same, on the upstream registered by its Streamable HTTP URL
+ *                 (the one direct-http talks to): Coffer as the client of a remote server
  *   coffer-shim   an SDK client spawning `coffer shim` (stdio, as agents run it)
  *   relay-floor   an SDK client spawning the upstream behind two byte-copying Node relays
  *                 (byte-relay.ts): the two hops of the shim path with no gateway work in
@@ -39,6 +41,7 @@ export type TargetId =
   | 'direct-http'
   | 'coffer-http'
   | 'coffer-http-shared'
+  | 'coffer-http-remote'
   | 'coffer-shim'
   | 'relay-floor'
   | 'mcp-hub';
@@ -48,6 +51,7 @@ export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   'direct-http': 'direct Streamable HTTP',
   'coffer-http': 'Coffer /mcp (HTTP)',
   'coffer-http-shared': 'Coffer /mcp, upstream shared (opt-in)',
+  'coffer-http-remote': 'Coffer /mcp, upstream over Streamable HTTP',
   'coffer-shim': 'Coffer via `coffer shim`',
   'relay-floor': 'two byte-copying Node relays (floor)',
   'mcp-hub': 'mcp-hub /mcp (HTTP+SSE)',
@@ -116,6 +120,13 @@ export function createTargets(setup: TargetSetup): Target[] {
       { relayPid: httpDaemon.pid },
     ),
     target(
+      'coffer-http-remote',
+      `${remoteServerName(upstream.name)}__${direct}`,
+      args,
+      () => cofferHttpTransport(httpDaemon),
+      { relayPid: httpDaemon.pid },
+    ),
+    target(
       'coffer-shim',
       routed,
       args,
@@ -154,6 +165,11 @@ const OWN_UPSTREAM: ReadonlySet<TargetId> = new Set([
 /** The name the /mcp daemon gives its `shared` copy of the upstream. */
 export function sharedServerName(name: string): string {
   return `${name}-shared`;
+}
+
+/** The name the /mcp daemon gives the upstream registered by its HTTP URL. */
+export function remoteServerName(name: string): string {
+  return `${name}-remote`;
 }
 
 /** Targets whose figure is throughput only (one session is the same as its sibling's). */
