@@ -6,7 +6,6 @@ import type { ServerDefinition } from '../domain/server-definition.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { modernHttpFetch } from './modern-http-fetch.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
-import { withOwnSignals } from './request-signal.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
 export interface TransportOptions {
@@ -36,7 +35,7 @@ export function createClientTransport(
   if (definition.transport === 'sse') {
     return new SSEClientTransport(url, {
       requestInit: { headers },
-      fetch: withOwnSignals(nodeHttpFetch()),
+      fetch: nodeHttpFetch(),
       eventSourceInit: { fetch: (input, init) => fetch(input, withHeaders(init, headers)) },
       ...auth,
     });
@@ -45,7 +44,7 @@ export function createClientTransport(
   // its POSTs on node:http (src/upstream/node-http-fetch.ts).
   return new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
-    fetch: modernHttpFetch(nodeHttpFetch()),
+    fetch: modernHttpFetch(),
     ...auth,
   });
 }

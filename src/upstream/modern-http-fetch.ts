@@ -15,11 +15,11 @@
  * - a `notifications/cancelled` for a 2026-07-28 request still open closes that
  *   request's POST instead of being posted (src/upstream/stream-cancellation.ts);
  * - a `tools/call` carries the `Mcp-Param-*` headers its tool declares, learnt from the
- *   tools/list answers read on the way back (src/upstream/param-headers.ts);
- * - and, for every request of either era, a signal of its own in place of the transport's
- *   (src/upstream/request-signal.ts), or a long-lived connection slows down call by call.
+ *   tools/list answers read on the way back (src/upstream/param-headers.ts).
  *
- * One per transport: the open requests it can cancel are that connection's.
+ * Under it, `base` sends the requests: by default on node:http, Node's fetch for the rest
+ * (src/upstream/node-http-fetch.ts). One per transport: the open requests it can cancel
+ * are that connection's.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { mcpNameField, META } from '../domain/mcp-envelope.js';
@@ -33,12 +33,11 @@ import {
   type JsonRpcRequest,
 } from './jsonrpc-envelope.js';
 import { ParamHeaderTable } from './param-headers.js';
-import { withOwnSignals } from './request-signal.js';
+import { nodeHttpFetch } from './node-http-fetch.js';
 import { StreamCancellation } from './stream-cancellation.js';
 
-export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
+export function modernHttpFetch(base: FetchLike = nodeHttpFetch()): FetchLike {
   const cancellation = new StreamCancellation();
-  const owned = withOwnSignals(base);
   const params = new ParamHeaderTable();
   // A call waits for the lists read before it, so it never goes out with an old table.
   let learning: Promise<void> = Promise.resolve();
@@ -49,9 +48,9 @@ export function modernHttpFetch(base: FetchLike = fetch): FetchLike {
       if (cancelled && cancellation.cancel(posted.params?.['requestId']))
         return new Response(null, { status: 202 });
     }
-    if (posted === undefined || !isRequest(posted)) return owned(url, init);
+    if (posted === undefined || !isRequest(posted)) return base(url, init);
     const headers = modernHeaders(posted);
-    if (Object.keys(headers).length === 0) return inBand(await owned(url, init), posted);
+    if (Object.keys(headers).length === 0) return inBand(await base(url, init), posted);
     if (posted.method === 'tools/call') {
       await learning;
       Object.assign(

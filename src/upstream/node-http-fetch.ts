@@ -3,6 +3,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { finished, pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { withOwnSignals } from './request-signal.js';
 
 /**
  * fetch for the JSON-RPC messages Coffer POSTs to a remote upstream, on node:http and a
@@ -17,8 +18,14 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
  * redirect to follow (the POST is sent again there). The SDK's transports ask for
  * `redirect: 'manual'` and follow a redirect within the origin themselves: that answer
  * is returned as it came.
+ *
+ * The signal a request is given holds one listener, let go of when its answer ends. The
+ * SDK's transports give every request their one long-lived signal, which Node's fetch
+ * would pile listeners on: the default fallback gives each request a signal of its own
+ * (src/upstream/request-signal.ts).
  */
 export interface NodeHttpFetchOptions {
+  /** Default: Node's fetch, each request under a signal of its own. */
   readonly fallback?: FetchLike;
   /**
    * An idle kept-alive socket is closed after this long: under the 5 s most servers keep
@@ -36,7 +43,7 @@ const REDIRECTED = Symbol('redirected');
 type Agents = Readonly<Record<'http:' | 'https:', HttpAgent>>;
 
 export function nodeHttpFetch(options: NodeHttpFetchOptions = {}): FetchLike {
-  const fallback = options.fallback ?? fetch;
+  const fallback = options.fallback ?? withOwnSignals(fetch);
   const timeout = options.idleMs ?? DEFAULT_IDLE_MS;
   const agents: Agents = {
     'http:': new HttpAgent({ keepAlive: true, timeout }),

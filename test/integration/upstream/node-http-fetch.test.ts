@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -80,6 +80,28 @@ describe('fetch on node:http for the messages POSTed to a remote upstream', () =
     });
     const response = await nodeHttpFetch({ fallback: noFallback, idleMs: 50 })(url, post('{}'));
     expect(await response.json()).toEqual({});
+  });
+
+  it('lets go of the signal it is given once each answer is over, whatever the answer', async () => {
+    const { url } = await serve(async (req, res) => {
+      await readBody(req);
+      if (req.headers['x-answer'] === 'accepted') res.writeHead(202).end('Accepted');
+      else if (req.headers['x-answer'] === 'none') res.writeHead(204).end();
+      else res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {}\n\n');
+    });
+    const fetchLike = nodeHttpFetch({ fallback: noFallback });
+    const transport = new AbortController();
+    for (let i = 0; i < 50; i++) {
+      const init = { signal: transport.signal };
+      await (await fetchLike(url, post('{}', init))).text();
+      const accepted = await fetchLike(
+        url,
+        post('{}', { ...init, headers: { 'x-answer': 'accepted' } }),
+      );
+      await accepted.body?.cancel();
+      await fetchLike(url, post('{}', { ...init, headers: { 'x-answer': 'none' } }));
+    }
+    await vi.waitFor(() => expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0));
   });
 
   it('hands over an SSE answer as it streams, before the server ends it', async () => {

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { modernHttpFetch } from '../../../src/upstream/modern-http-fetch.js';
+import { withOwnSignals } from '../../../src/upstream/request-signal.js';
 import { undiciLikeFetch } from './undici-like-fetch.js';
 
 const envelope = {
@@ -97,7 +98,8 @@ describe('modernHttpFetch: cancellation by closing the request', () => {
   });
 
   it("lets go of the transport's signal once each answer is read, in either era", async () => {
-    const fetch = modernHttpFetch(undiciLikeFetch().base);
+    // Node's fetch, as the default under modernHttpFetch hands it a request (node-http-fetch.ts).
+    const fetch = modernHttpFetch(withOwnSignals(undiciLikeFetch().base));
     const transport = new AbortController();
     for (let id = 1; id <= 200; id++) {
       const params = id % 2 === 0 ? { name: 'echo', _meta: envelope } : { name: 'echo' };
