@@ -21,25 +21,25 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const [loading, setLoading] = useState(true);
   const latest = useRef(load);
   latest.current = load;
-  const order = useRef(new LoadOrder());
+  const [order] = useState(() => new LoadOrder());
 
   const reload = useCallback(() => {
-    const ticket = order.current.begin();
+    const ticket = order.begin();
     setLoading(true);
     latest.current().then(
       (value) => {
-        if (!order.current.settle(ticket)) return;
+        if (!order.settle(ticket)) return;
         setData(value);
         setError(undefined);
         setLoading(false);
       },
       (failure: unknown) => {
-        if (!order.current.settle(ticket)) return;
+        if (!order.settle(ticket)) return;
         setError(failure);
         setLoading(false);
       },
     );
-  }, []);
+  }, [order]);
 
   useEffect(() => {
     setData(undefined);
@@ -49,9 +49,9 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const set = useCallback(
     (update: (current: T) => T) => {
       setData((current) => (current === undefined ? current : update(current)));
-      if (order.current.changed()) reload();
+      if (order.changed()) reload();
     },
-    [reload],
+    [order, reload],
   );
 
   return { data, error, loading, reload, set };
