@@ -14,9 +14,10 @@ const OTHER = 'other warnings';
  * Node's process warnings, in the daemon's own log instead of on stderr. A spawned
  * daemon's stderr is logs/daemon-stdio.log, trimmed only when the next daemon is spawned
  * (src/discovery/daemon-stdio-log.ts), and a warning repeated on every call
- * (MaxListenersExceededWarning was, behind remote upstreams) would grow it without end. Each kind of warning (its name and
- * its text with the numbers taken out) is logged the first time, then again each time
- * its count doubles, with the count: a million repeats make twenty lines.
+ * (MaxListenersExceededWarning was, behind remote upstreams) would grow it without end.
+ * Each kind of warning (its name and its text with the numbers taken out) is logged the
+ * first time, then again each time its count doubles, with the count: a million repeats
+ * make twenty lines.
  */
 export class ProcessWarnings {
   private readonly counts = new Map<string, number>();
