@@ -109,22 +109,15 @@ export function createTargets(setup: TargetSetup): Target[] {
       args,
       () => new StreamableHTTPClientTransport(new URL(http.url), { fetch: withOwnSignals() }),
     ),
-    target('coffer-http', routed, args, () => cofferHttpTransport(httpDaemon), {
-      relayPid: httpDaemon.pid,
-    }),
-    target(
-      'coffer-http-shared',
-      `${sharedServerName(upstream.name)}__${direct}`,
-      args,
-      () => cofferHttpTransport(httpDaemon),
-      { relayPid: httpDaemon.pid },
-    ),
-    target(
-      'coffer-http-remote',
-      `${remoteServerName(upstream.name)}__${direct}`,
-      args,
-      () => cofferHttpTransport(httpDaemon),
-      { relayPid: httpDaemon.pid },
+    // The three /mcp targets: one daemon, the upstream registered three ways.
+    ...(
+      [
+        ['coffer-http', routed],
+        ['coffer-http-shared', `${sharedServerName(upstream.name)}__${direct}`],
+        ['coffer-http-remote', `${remoteServerName(upstream.name)}__${direct}`],
+      ] as const
+    ).map(([id, tool]) =>
+      target(id, tool, args, () => cofferHttpTransport(httpDaemon), { relayPid: httpDaemon.pid }),
     ),
     target(
       'coffer-shim',
