@@ -10,7 +10,7 @@ import { ensurePrivateDir } from '../config/private-files.js';
  * A daemon that fails at every start (an agent relaunching a shim all day) adds a trace
  * each time, and nothing else ever trims the file.
  */
-export const DAEMON_STDIO_MAX_BYTES = 1024 * 1024;
+const DAEMON_STDIO_MAX_BYTES = 1024 * 1024;
 
 /** Where a spawned daemon's stdout/stderr go (its structured log is logs/coffer.log). */
 export function daemonStdioLogPath(paths: CofferPaths): string {
