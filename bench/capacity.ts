@@ -40,6 +40,13 @@ export interface CapacityResult {
   readonly relayUs: number;
   readonly upstreamUs: number;
   readonly clientUs: number;
+  /**
+   * One of the sessions alone, in a closed loop for as long: the relay's CPU per call when
+   * each call finds it idle, paced by a client that parses nothing. Beside the latency
+   * section's figure, paced by an SDK client: a slower client's calls cost the same relay
+   * more (docs/PERFORMANCE.md, "What a client's pace costs the daemon").
+   */
+  readonly oneSession: { readonly callsPerSecond: number; readonly relayUs: number };
   readonly failure?: string;
 }
 
@@ -90,6 +97,8 @@ interface Pool {
   readonly target: CapacityTarget;
   readonly opened: Awaited<ReturnType<CapacityTarget['open']>>[];
   readonly runs: Run[];
+  /** Runs of the first session alone. */
+  readonly alone: Run[];
   failure?: string;
 }
 
@@ -104,13 +113,14 @@ export async function measureCapacity(
   profile: CapacityProfile,
   args: Readonly<Record<string, unknown>>,
 ): Promise<CapacityResult[]> {
-  const pools: Pool[] = targets.map((target) => ({ target, opened: [], runs: [] }));
+  const pools: Pool[] = targets.map((target) => ({ target, opened: [], runs: [], alone: [] }));
   try {
     for (const pool of pools) await open(pool, profile.sessions, args);
     for (const pool of pools.filter((p) => p.failure === undefined))
       await callsEach(sessionsOf(pool), profile.warmupCalls, safeCallOf(pool, args));
     for (let round = 0; round < profile.rounds; round++) {
       for (const pool of pools.filter((p) => p.failure === undefined)) {
+        pool.alone.push(await run(pool, profile.durationMs, args, 1));
         pool.runs.push(await run(pool, profile.durationMs, args));
       }
     }
@@ -149,14 +159,16 @@ function safeCallOf(pool: Pool, args: Readonly<Record<string, unknown>>) {
   return (session: RawSession) => call(session, pool.target.tool, args).catch(() => false);
 }
 
-/** Every session in a closed loop for `durationMs`, CPU read before and after. */
+/** The first `sessions` sessions in closed loops for `durationMs`, CPU read before and after. */
 async function run(
   pool: Pool,
   durationMs: number,
   args: Readonly<Record<string, unknown>>,
+  sessions = pool.opened.length,
 ): Promise<Run> {
   const probe = startCpuProbe({ relay: pool.target.relayPid, upstreams: upstreamPids(pool) });
-  const loops = await closedLoops(sessionsOf(pool), durationMs, safeCallOf(pool, args));
+  const looping = sessionsOf(pool).slice(0, sessions);
+  const loops = await closedLoops(looping, durationMs, safeCallOf(pool, args));
   return { ...loops, cpu: probe(loops.calls) };
 }
 
@@ -168,20 +180,27 @@ function upstreamPids(pool: Pool): number[] {
 }
 
 function result(pool: Pool, sessions: number): CapacityResult {
-  const cpu = pool.runs.reduce((sum, run) => addSpent(sum, run.cpu), NOTHING_SPENT);
+  const { cpu, rounds, callsPerSecond } = summary(pool.runs);
   const { relayUs, clientUs } = perCall(cpu);
-  // Successful calls/s, as the throughput section counts them.
-  const rounds = pool.runs.map((run) => ((run.calls - run.errors) * 1000) / run.ms);
+  const alone = summary(pool.alone);
   return {
     target: pool.target.id,
     sessions,
-    callsPerSecond: rounds.length > 0 ? median(rounds) : Number.NaN,
+    callsPerSecond,
     rounds,
     calls: cpu.calls,
     errors: pool.runs.reduce((sum, run) => sum + run.errors, 0),
     relayUs,
     upstreamUs: cpu.upstreamUs / cpu.calls,
     clientUs,
+    oneSession: { callsPerSecond: alone.callsPerSecond, relayUs: perCall(alone.cpu).relayUs },
     ...(pool.failure === undefined ? {} : { failure: pool.failure }),
   };
+}
+
+/** CPU summed over the runs, and successful calls/s per run (as the throughput section counts them). */
+function summary(runs: readonly Run[]) {
+  const cpu = runs.reduce((sum, run) => addSpent(sum, run.cpu), NOTHING_SPENT);
+  const rounds = runs.map((run) => ((run.calls - run.errors) * 1000) / run.ms);
+  return { cpu, rounds, callsPerSecond: rounds.length > 0 ? median(rounds) : Number.NaN };
 }

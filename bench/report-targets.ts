@@ -191,14 +191,19 @@ function daemonCpu(run: UpstreamRun): TargetCell {
   const measured = [http, shim].filter(Number.isFinite);
   if (measured.length === 0) return NOT_MEASURED;
   const show = (us: number): string => (Number.isFinite(us) ? `${ms(us / 1000)} ms` : '—');
-  // Beside it, what the same daemon spends per call with 16 sessions at once (the raw
-  // load generator): per-call wake-ups are shared there. The verdict stays sequential.
+  // Beside it, what the same daemon spends per call from a raw client (capacity section):
+  // one session alone, and 16 at once, where per-call wake-ups are shared. The verdict
+  // stays with the SDK client's sequential calls.
   const loaded = run.capacity?.find((r) => r.target === 'coffer-http' && r.failure === undefined);
   const under =
     loaded === undefined || !Number.isFinite(loaded.relayUs)
       ? ''
       : `; /mcp at ${loaded.sessions} sessions ${show(loaded.relayUs)}`;
-  const detail = `/mcp ${show(http)}, shim ${show(shim)}${under}`;
+  const alone =
+    loaded === undefined || !Number.isFinite(loaded.oneSession.relayUs)
+      ? ''
+      : `; /mcp paced by a raw client ${show(loaded.oneSession.relayUs)}`;
+  const detail = `/mcp ${show(http)}, shim ${show(shim)}${alone}${under}`;
   return verdict(detail, Math.max(...measured) <= 250);
 }
 

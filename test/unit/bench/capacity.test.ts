@@ -50,7 +50,11 @@ describe('measureCapacity', () => {
     expect(failing?.callsPerSecond).toBe(0);
     expect(half?.errors).toBeGreaterThan(0);
     expect(half?.rounds).toHaveLength(2);
+    // One session alone runs too, every round, and is counted the same way.
+    expect(fine?.oneSession.callsPerSecond).toBeGreaterThan(0);
+    expect(failing?.oneSession.callsPerSecond).toBe(0);
     // No relay and no upstream process behind these targets: nothing to read.
     expect(fine?.relayUs).toBeNaN();
+    expect(fine?.oneSession.relayUs).toBeNaN();
   });
 });

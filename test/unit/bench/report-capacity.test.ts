@@ -15,6 +15,7 @@ function result(target: TargetId, callsPerSecond: number, relayUs = Number.NaN):
     relayUs,
     upstreamUs: 77.4,
     clientUs: 58,
+    oneSession: { callsPerSecond: callsPerSecond / 4, relayUs: relayUs * 1.5 },
   };
 }
 
@@ -35,15 +36,15 @@ describe('capacitySection', () => {
     expect(text).toContain('16 sessions from a raw load generator');
     expect(text).toContain('median of 3 rounds');
     expect(text).toContain(
-      '| Coffer /mcp, upstream shared (opt-in) | 8,000 | 2.50× | 110 | 77 | 58 | 0 |',
+      '| Coffer /mcp, upstream shared (opt-in) | 8,000 | 2.50× | 110 | 165 | 77 | 58 | 0 |',
     );
-    expect(text).toContain('| mcp-hub /mcp (HTTP+SSE) | 3,200 | 1.00× | 320 | 77 | 58 | 0 |');
+    expect(text).toContain('| mcp-hub /mcp (HTTP+SSE) | 3,200 | 1.00× | 320 | 480 | 77 | 58 | 0 |');
   });
 
   it('says which target could not run, and has no ratio without mcp-hub', () => {
     const failed = { ...result('coffer-http', Number.NaN), failure: 'refused' };
     const text = capacitySection(run([result('direct-stdio', 9_000), failed]));
-    expect(text).toContain('| direct stdio | 9,000 | — | — | 77 | 58 | 0 |');
+    expect(text).toContain('| direct stdio | 9,000 | — | — | — | 77 | 58 | 0 |');
     expect(text).toContain('| Coffer /mcp (HTTP) | could not run | — |');
   });
 
