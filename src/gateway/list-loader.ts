@@ -45,12 +45,13 @@ export async function loadList(
   server: ServerRecord,
   kind: CapabilityKind,
 ): Promise<LoadedList> {
+  const ticket = deps.states.listing();
   let items: JsonObject[] | undefined;
   let used: Used = {};
   try {
     items = await fetchOnce(deps, server, kind, used);
   } catch (error) {
-    if (isHopeless(error)) throw noteFailure(deps, server, error);
+    if (isHopeless(error)) throw noteFailure(deps, server, error, ticket);
     // Only the connection that failed: a concurrent list may already have made a fresh
     // one. A connect that failed left the pool by itself.
     if (used.connection !== undefined) await deps.pool.evict(server.name, used.connection);
@@ -58,7 +59,7 @@ export async function loadList(
       used = {};
       items = await fetchOnce(deps, server, kind, used);
     } catch (retryError) {
-      throw noteFailure(deps, server, retryError);
+      throw noteFailure(deps, server, retryError, ticket);
     }
   }
   if (items === undefined)
@@ -78,7 +79,7 @@ export async function loadList(
           enabled,
         )
       : NONE_HELD;
-  deps.states.listed(server.name, kind.type, items.length);
+  deps.states.listed(server.name, kind.type, items.length, ticket);
   const invalid =
     kind.type === 'tool' && used.connection !== undefined
       ? invalidHeaderTools(server, used.connection, items, kind.keyOf)
@@ -157,7 +158,12 @@ async function fetchOnce(
   }
 }
 
-function noteFailure(deps: ListLoaderDeps, server: ServerRecord, error: unknown): CofferError {
+function noteFailure(
+  deps: ListLoaderDeps,
+  server: ServerRecord,
+  error: unknown,
+  ticket: number,
+): CofferError {
   const failure =
     error instanceof CofferError
       ? error
@@ -170,6 +176,6 @@ function noteFailure(deps: ListLoaderDeps, server: ServerRecord, error: unknown)
             },
           )
         : toCofferError(error);
-  deps.states.failed(server.name, failure);
+  deps.states.failed(server.name, failure, ticket);
   return failure;
 }

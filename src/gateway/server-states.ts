@@ -21,6 +21,8 @@ interface Entry {
   protocolVersion: string | undefined;
   /** ServerStates.signIns when this server last got fresh tokens (0: never). */
   signedInAt: number;
+  /** The ticket of the latest list attempt that succeeded (0: none). */
+  listedFrom: number;
 }
 
 /** Three unexpected exits within a minute is a crash loop, not bad luck. */
@@ -49,6 +51,12 @@ export class ServerStates {
    */
   private signIns = 0;
   private readonly authFailures = new WeakMap<CofferError, number>();
+  /**
+   * Counts list attempts. A list that began before another one that has since succeeded
+   * may still fail afterwards (its connection was replaced meanwhile): old news, not an
+   * error of the server as it is now.
+   */
+  private lists = 0;
 
   /** `onChange` hears of every change of a server's visible status (the UI's live updates). */
   constructor(
@@ -79,9 +87,16 @@ export class ServerStates {
     };
   }
 
-  listed(server: string, type: CapabilityType, count: number): void {
+  /** A list attempt begins: its ticket orders what it reports against the other attempts. */
+  listing(): number {
+    this.lists += 1;
+    return this.lists;
+  }
+
+  listed(server: string, type: CapabilityType, count: number, ticket = 0): void {
     const before = this.snapshot(server);
     const entry = this.entry(server);
+    entry.listedFrom = Math.max(entry.listedFrom, ticket);
     entry.failedSinceSuccess = false;
     entry.needsSignIn = false;
     entry.crashes = [];
@@ -94,8 +109,10 @@ export class ServerStates {
     this.report(server, before);
   }
 
-  failed(server: string, error: CofferError): void {
+  /** `ticket`: the list attempt that failed, if a list did (see `listing`). */
+  failed(server: string, error: CofferError, ticket?: number): void {
     if (this.answered(server, error)) return;
+    if (ticket !== undefined && ticket < (this.entries.get(server)?.listedFrom ?? 0)) return;
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = true;
@@ -231,6 +248,7 @@ export class ServerStates {
         lastStart: null,
         protocolVersion: undefined,
         signedInAt: 0,
+        listedFrom: 0,
       };
       this.entries.set(server, entry);
     }

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { CofferError } from '../../../src/domain/errors.js';
+import type { UpstreamConnection, UpstreamConnector } from '../../../src/domain/ports.js';
+import { capabilityKinds } from '../../../src/gateway/capability-kinds.js';
+import { loadList } from '../../../src/gateway/list-loader.js';
+import { ServerStates } from '../../../src/gateway/server-states.js';
+import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
+import { allEnabled, deferred, fakeServer } from './gateway-fakes.js';
+
+const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+const gone = new CofferError('UPSTREAM_UNAVAILABLE', 'Upstream "files" closed the connection');
+
+describe('a list failure against a newer success', () => {
+  it('is old news when its list began before one that has since succeeded', () => {
+    const changes: string[] = [];
+    const states = new ServerStates(clock, (server, status) =>
+      changes.push(`${server}:${status.state}`),
+    );
+    const older = states.listing();
+    const newer = states.listing();
+    states.listed('files', 'tool', 3, newer);
+    states.failed('files', gone, older);
+    expect(states.status('files')).toMatchObject({ state: 'idle', last_error: null });
+    expect(changes).toEqual(['files:idle']);
+  });
+
+  it('counts when its list began after the latest success, or had no ticket', () => {
+    const states = new ServerStates(clock);
+    states.listed('files', 'tool', 3, states.listing());
+    states.failed('files', gone, states.listing());
+    expect(states.status('files')).toMatchObject({
+      state: 'error',
+      last_error: { code: 'UPSTREAM_UNAVAILABLE' },
+    });
+    const other = new ServerStates(clock);
+    other.listed('files', 'tool', 3, other.listing());
+    other.failed('files', gone);
+    expect(other.status('files').state).toBe('error');
+  });
+
+  it("is ordered per server: one server's success hides no other's failure", () => {
+    const states = new ServerStates(clock);
+    const older = states.listing();
+    states.listed('files', 'tool', 3, states.listing());
+    states.failed('git', gone, older);
+    expect(states.status('git').state).toBe('error');
+  });
+
+  it('loadList: a list that fails after a later one succeeded leaves the server healthy', async () => {
+    const states = new ServerStates(clock);
+    const slow = deferred<unknown>();
+    let requests = 0;
+    const connection: UpstreamConnection = {
+      server: 'files',
+      serverCapabilities: { tools: {} },
+      // The first list hangs until the test fails it; the second answers at once.
+      request: () =>
+        ++requests === 1 ? slow.promise : Promise.resolve({ tools: [{ name: 'read' }] }),
+      notify: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+      closed: new Promise(() => undefined),
+    };
+    const connector: UpstreamConnector = { connect: () => Promise.resolve(connection) };
+    const pool = new UpstreamPool(connector, () => ({
+      clientCapabilities: {},
+      peer: { request: () => Promise.resolve({}), notify: () => undefined },
+      sessionId: null,
+    }));
+    const deps = { pool, preferences: allEnabled, states, listTimeoutMs: 60_000 };
+    const server = fakeServer('files');
+    const first = loadList(deps, server, capabilityKinds.tool);
+    await expect.poll(() => requests).toBe(1);
+    await loadList(deps, server, capabilityKinds.tool);
+    // Hopeless: no retry, the failure is reported as it is.
+    slow.reject(new CofferError('UPSTREAM_TIMEOUT', 'Upstream "files" did not answer in time'));
+    await expect(first).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+    expect(states.status('files')).toMatchObject({
+      state: 'idle',
+      last_error: null,
+      counts: { tools: 1 },
+    });
+  });
+});
