@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
-import type { UpstreamConnection, UpstreamConnector } from '../../../src/domain/ports.js';
+import type {
+  JsonObject,
+  UpstreamConnection,
+  UpstreamConnector,
+} from '../../../src/domain/ports.js';
 import { capabilityKinds } from '../../../src/gateway/capability-kinds.js';
 import { loadList } from '../../../src/gateway/list-loader.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
@@ -48,7 +52,7 @@ describe('a list failure against a newer success', () => {
 
   it('loadList: a list that fails after a later one succeeded leaves the server healthy', async () => {
     const states = new ServerStates(clock);
-    const slow = deferred<unknown>();
+    const slow = deferred<JsonObject>();
     let requests = 0;
     const connection: UpstreamConnection = {
       server: 'files',
