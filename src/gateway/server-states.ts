@@ -53,8 +53,8 @@ export class ServerStates {
   private readonly authFailures = new WeakMap<CofferError, number>();
   /**
    * Counts list attempts. A list that began before another one that has since succeeded
-   * may still fail afterwards (its connection was replaced meanwhile): old news, not an
-   * error of the server as it is now.
+   * may still fail afterwards (it timed out, or its connection was replaced): old news,
+   * not an error of the server as it is now.
    */
   private lists = 0;
 
