@@ -8,16 +8,14 @@
  *
  *   node dist/bench/pace-cost.js [--rounds 8] [--calls 1000]
  */
-import type { ChildProcess } from 'node:child_process';
 import { Agent, createServer } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { cpuMicros } from './proc-readings.js';
-import { spawnOwned, stopChild } from './processes.js';
 import { postJson, rawHttpSession } from './raw-sessions.js';
 import { median } from './stats.js';
-import { fixtureUpstream } from './upstreams.js';
+import { fixtureUpstream, startHttpServer, type HttpUpstream } from './upstreams.js';
 
 const WARMUP = 2_000;
 const PACES = [
@@ -54,19 +52,10 @@ function serveBare(): void {
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
-    process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
+    process.stderr.write(
+      `listening ${typeof address === 'object' && address ? address.port : 0}\n`,
+    );
   });
-}
-
-async function startBare(): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawnOwned(process.execPath, [import.meta.filename, '--serve-bare'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
-    child.once('exit', () => reject(new Error('the bare server did not start')));
-  });
-  return { child, url: new URL(`http://127.0.0.1:${port}/mcp`) };
 }
 
 interface Driven {
@@ -86,9 +75,10 @@ async function calls(driven: Driven, count: number): Promise<void> {
 }
 
 /** One daemon session and one bare-server connection per pace. */
-async function drive(daemon: BenchDaemon, bare: { child: ChildProcess; url: URL }) {
+async function drive(daemon: BenchDaemon, bare: HttpUpstream) {
   const { name, tool } = fixtureUpstream;
   const params = { name: `${name}__${tool}`, arguments: fixtureUpstream.arguments };
+  const bareUrl = new URL(bare.url);
   const driven: Driven[] = [];
   for (const pace of PACES) {
     const session = await rawHttpSession(daemon.url, daemon.token);
@@ -96,26 +86,27 @@ async function drive(daemon: BenchDaemon, bare: { child: ChildProcess; url: URL 
       const answer = (await session.request('tools/call', params)).toString();
       if (!answer.includes('"result"')) throw new Error(`the call failed: ${answer}`);
     };
-    const close = () => session.close();
-    driven.push({ server: 'daemon', pace, pid: daemon.pid, call, close, cpuUs: [] });
+    const endSession = () => session.close();
+    driven.push({ server: 'daemon', pace, pid: daemon.pid, call, close: endSession, cpuUs: [] });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     let id = 0;
     const post = async () => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params });
-      const { status } = await postJson(bare.url, agent, body);
+      const { status } = await postJson(bareUrl, agent, body);
       if (status !== 200) throw new Error(`the bare server answered HTTP ${status}`);
     };
-    const pid = bare.child.pid ?? 0;
-    driven.push({ server: 'bare', pace, pid, call: post, close: () => agent.destroy(), cpuUs: [] });
+    const endAgent = () => agent.destroy();
+    driven.push({ server: 'bare', pace, pid: bare.pid, call: post, close: endAgent, cpuUs: [] });
   }
   return driven;
 }
 
 async function measure(rounds: number, count: number): Promise<void> {
   const daemon = await startDaemon({ bin: join(repoRoot, 'bin/coffer.js') });
-  const bare = await startBare();
+  let bare: HttpUpstream | undefined;
   let driven: Driven[] = [];
   try {
+    bare = await startHttpServer([import.meta.filename, '--serve-bare'], {});
     const { name, command, args } = fixtureUpstream;
     await daemon.addServer({ name, command, args });
     driven = await drive(daemon, bare);
@@ -130,7 +121,7 @@ async function measure(rounds: number, count: number): Promise<void> {
     report(driven);
   } finally {
     for (const each of driven) each.close();
-    await stopChild(bare.child);
+    await bare?.stop();
     await daemon.stop();
   }
 }

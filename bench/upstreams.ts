@@ -69,7 +69,8 @@ export function fanOutServer(index: number, toolCount: number, initDelayMs = 0) 
 }
 
 /** Starts `node …args` and resolves once it prints `listening <port>` on stderr. */
-async function startHttpServer(
+/** A Node script (`args`) serving HTTP on loopback, once it has said `listening <port>`. */
+export async function startHttpServer(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
 ): Promise<HttpUpstream> {
