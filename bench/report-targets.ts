@@ -195,15 +195,12 @@ function daemonCpu(run: UpstreamRun): TargetCell {
   // one session alone, and 16 at once, where per-call wake-ups are shared. The verdict
   // stays with the SDK client's sequential calls.
   const loaded = run.capacity?.find((r) => r.target === 'coffer-http' && r.failure === undefined);
-  const under =
-    loaded === undefined || !Number.isFinite(loaded.relayUs)
-      ? ''
-      : `; /mcp at ${loaded.sessions} sessions ${show(loaded.relayUs)}`;
-  const alone =
-    loaded === undefined || !Number.isFinite(loaded.oneSession.relayUs)
-      ? ''
-      : `; /mcp paced by a raw client ${show(loaded.oneSession.relayUs)}`;
-  const detail = `/mcp ${show(http)}, shim ${show(shim)}${alone}${under}`;
+  const beside = (label: string, us: number | undefined): string =>
+    us !== undefined && Number.isFinite(us) ? `; /mcp ${label} ${show(us)}` : '';
+  const detail =
+    `/mcp ${show(http)}, shim ${show(shim)}` +
+    beside('paced by a raw client', loaded?.oneSession.relayUs) +
+    beside(`at ${loaded?.sessions} sessions`, loaded?.relayUs);
   return verdict(detail, Math.max(...measured) <= 250);
 }
 
