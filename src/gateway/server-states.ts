@@ -19,9 +19,9 @@ interface Entry {
   lastStart: { at: string; ms: number } | null;
   /** The protocol revision of the last connection that opened. */
   protocolVersion: string | undefined;
-  /** ServerStates.signIns when this server last got fresh tokens (0: never). */
+  /** The moment this server last got fresh tokens (0: never). */
   signedInAt: number;
-  /** The ticket of the latest list attempt that succeeded (0: none). */
+  /** The start of the latest list attempt that succeeded (0: none). */
   listedFrom: number;
 }
 
@@ -44,19 +44,15 @@ const countField: Partial<Record<CapabilityType, keyof Counts>> = {
 export class ServerStates {
   private readonly entries = new Map<string, Entry>();
   /**
-   * Counts sign-ins (and refreshes) of every server. A connection that failed for want
-   * of a sign-in may be heard of after the user signed in: a list that was loading
-   * meanwhile reports its failure last. Each AUTH_REQUIRED is stamped with this count
-   * when first seen, so one older than the server's latest sign-in is known as answered.
+   * Orders what is heard late against what happened since: every sign-in (or refresh)
+   * and every list attempt's start takes the next count. A failure may be reported after
+   * it was answered: a list that was loading while the user signed in, or a list that
+   * began before another one that has since succeeded (it timed out, or its connection
+   * was replaced). Each AUTH_REQUIRED is stamped with the count when first seen; a list's
+   * failure carries its start. One older than what answers it is old news.
    */
-  private signIns = 0;
+  private moments = 0;
   private readonly authFailures = new WeakMap<CofferError, number>();
-  /**
-   * Counts list attempts. A list that began before another one that has since succeeded
-   * may still fail afterwards (it timed out, or its connection was replaced): old news,
-   * not an error of the server as it is now.
-   */
-  private lists = 0;
 
   /** `onChange` hears of every change of a server's visible status (the UI's live updates). */
   constructor(
@@ -89,8 +85,8 @@ export class ServerStates {
 
   /** A list attempt begins: its ticket orders what it reports against the other attempts. */
   listing(): number {
-    this.lists += 1;
-    return this.lists;
+    this.moments += 1;
+    return this.moments;
   }
 
   listed(server: string, type: CapabilityType, count: number, ticket = 0): void {
@@ -111,8 +107,7 @@ export class ServerStates {
 
   /** `ticket`: the list attempt that failed, if a list did (see `listing`). */
   failed(server: string, error: CofferError, ticket?: number): void {
-    if (this.answered(server, error)) return;
-    if (ticket !== undefined && ticket < (this.entries.get(server)?.listedFrom ?? 0)) return;
+    if (this.answered(server, error, ticket)) return;
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = true;
@@ -129,8 +124,8 @@ export class ServerStates {
   signedIn(server: string): void {
     const entry = this.entries.get(server);
     if (entry === undefined) return;
-    this.signIns += 1;
-    entry.signedInAt = this.signIns;
+    this.moments += 1;
+    entry.signedInAt = this.moments;
     if (!entry.needsSignIn) return;
     const before = this.snapshot(server);
     entry.needsSignIn = false;
@@ -209,12 +204,18 @@ export class ServerStates {
     this.report(server, before);
   }
 
-  /** An AUTH_REQUIRED first seen before the server's latest sign-in: that sign-in answered it. */
-  private answered(server: string, error: CofferError): boolean {
-    if (error.code !== 'AUTH_REQUIRED') return false;
-    const seen = this.authFailures.get(error) ?? this.signIns;
-    this.authFailures.set(error, seen);
-    return seen < (this.entries.get(server)?.signedInAt ?? 0);
+  /**
+   * An AUTH_REQUIRED first seen before the server's latest sign-in, or a list failure
+   * whose list began before the latest list that succeeded: answered since.
+   */
+  private answered(server: string, error: CofferError, ticket: number | undefined): boolean {
+    const entry = this.entries.get(server);
+    if (error.code === 'AUTH_REQUIRED') {
+      const seen = this.authFailures.get(error) ?? this.moments;
+      this.authFailures.set(error, seen);
+      if (seen < (entry?.signedInAt ?? 0)) return true;
+    }
+    return ticket !== undefined && ticket < (entry?.listedFrom ?? 0);
   }
 
   private recentCrashes(entry: Entry): number {
