@@ -176,7 +176,9 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     try {
       const deps = { ...this.deps, pool: this.pool };
       const kind = capabilityKinds[type];
-      loaded = await withinListDeadline(deps, server, kind, loadList(deps, server, kind));
+      const ticket = deps.states.listing();
+      const list = loadList(deps, server, kind, ticket);
+      loaded = await withinListDeadline(deps, server, kind, list, { ticket });
     } catch (error) {
       const failure = toCofferError(error);
       return {

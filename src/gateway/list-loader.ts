@@ -44,8 +44,9 @@ export async function loadList(
   deps: ListLoaderDeps,
   server: ServerRecord,
   kind: CapabilityKind,
+  /** The attempt's place among list attempts (ServerStates.listing), taken here if not given. */
+  ticket = deps.states.listing(),
 ): Promise<LoadedList> {
-  const ticket = deps.states.listing();
   let items: JsonObject[] | undefined;
   let used: Used = {};
   try {
@@ -95,6 +96,16 @@ export async function loadList(
 
 const NONE_HELD: ReadonlySet<string> = new Set();
 
+/** What a wait on a list may add: the list's ticket, and who hears of it arriving late. */
+export interface DeadlineOptions {
+  /**
+   * The ticket the list was loaded under: a miss is then old news once a list begun after
+   * it has succeeded, as the list's own failure would be.
+   */
+  readonly ticket?: number;
+  readonly onLate?: () => void;
+}
+
 /**
  * `list` (a loadList of `server`), or UPSTREAM_TIMEOUT once the list deadline passes, so a
  * listing answers with the servers that are ready instead of waiting for one still
@@ -106,7 +117,7 @@ export async function withinListDeadline(
   server: ServerRecord,
   kind: CapabilityKind,
   list: Promise<LoadedList>,
-  onLate?: () => void,
+  { ticket, onLate }: DeadlineOptions = {},
 ): Promise<LoadedList> {
   let timer: NodeJS.Timeout | undefined;
   let late = false;
@@ -118,7 +129,7 @@ export async function withinListDeadline(
         `Upstream "${server.name}" did not list its ${kind.field} in time`,
         { data: { server: server.name } },
       );
-      deps.states.failed(server.name, missed);
+      deps.states.failed(server.name, missed, ticket);
       reject(missed);
     }, deps.listTimeoutMs);
   });

@@ -43,6 +43,8 @@ export interface ServerItems {
 interface CacheEntry {
   readonly expiresAt: number;
   readonly list: Promise<LoadedList>;
+  /** The list attempt's ticket (ServerStates.listing), for a deadline it misses. */
+  readonly ticket: number;
 }
 
 export interface SessionCatalogDeps extends ListLoaderDeps {
@@ -141,7 +143,7 @@ export class SessionCatalog {
     if (route === undefined) return undefined;
     // A route outlives its list's TTL, but whether a tool is held back, and its
     // annotations for the approval gate, are only known from a list: a tool's is reloaded.
-    const cached = this.cached(route.server.name, kind);
+    const cached = this.cached(route.server.name, kind)?.list;
     const list = await (
       cached ?? (kind.type === 'tool' ? this.load(route.server, kind) : undefined)
     )?.catch(() => undefined);
@@ -209,9 +211,14 @@ export class SessionCatalog {
   }
 
   private load(server: ServerRecord, kind: CapabilityKind): Promise<LoadedList> {
+    return this.loading(server, kind).list;
+  }
+
+  private loading(server: ServerRecord, kind: CapabilityKind): CacheEntry {
     const existing = this.cached(server.name, kind);
     if (existing !== undefined) return existing;
-    const list = loadList(this.deps, server, kind).then((loaded) => {
+    const ticket = this.deps.states.listing();
+    const list = loadList(this.deps, server, kind, ticket).then((loaded) => {
       for (const item of loaded.items) this.expose(server, kind, item, kind.keyOf(item) ?? '');
       if (kind.type === 'tool') {
         this.appTools.noteList(server, loaded.items, (item) => kind.keyOf(item) ?? '');
@@ -220,14 +227,15 @@ export class SessionCatalog {
       return loaded;
     });
     const key = cacheKey(server.name, kind.type);
-    this.cache.set(key, { expiresAt: this.deps.clock.now().getTime() + this.deps.ttlMs, list });
+    const entry = { expiresAt: this.deps.clock.now().getTime() + this.deps.ttlMs, list, ticket };
+    this.cache.set(key, entry);
     list.then(
       () => this.arrived.add(list),
       () => {
         if (this.cache.get(key)?.list === list) this.cache.delete(key);
       },
     );
-    return list;
+    return entry;
   }
 
   /**
@@ -235,19 +243,21 @@ export class SessionCatalog {
    * that arrives late is announced once (onLateList), however many listings gave up on it.
    */
   private withinDeadline(server: ServerRecord, kind: CapabilityKind): Promise<LoadedList> {
-    const list = this.load(server, kind);
+    const { list, ticket } = this.loading(server, kind);
     if (this.arrived.has(list)) return list;
-    if (this.lateAnnounced.has(list)) return withinListDeadline(this.deps, server, kind, list);
+    if (this.lateAnnounced.has(list))
+      return withinListDeadline(this.deps, server, kind, list, { ticket });
     this.lateAnnounced.add(list);
-    return withinListDeadline(this.deps, server, kind, list, () =>
-      this.deps.onLateList?.(server.name, kind),
-    );
+    return withinListDeadline(this.deps, server, kind, list, {
+      ticket,
+      onLate: () => this.deps.onLateList?.(server.name, kind),
+    });
   }
 
-  private cached(server: string, kind: CapabilityKind): Promise<LoadedList> | undefined {
+  private cached(server: string, kind: CapabilityKind): CacheEntry | undefined {
     const entry = this.cache.get(cacheKey(server, kind.type));
     if (entry === undefined || entry.expiresAt <= this.deps.clock.now().getTime()) return undefined;
-    return entry.list;
+    return entry;
   }
 
   private expose(

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
 import type {
   JsonObject,
@@ -7,12 +7,36 @@ import type {
 } from '../../../src/domain/ports.js';
 import { capabilityKinds } from '../../../src/gateway/capability-kinds.js';
 import { loadList } from '../../../src/gateway/list-loader.js';
+import { aggregatedNamespace } from '../../../src/gateway/namespace.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
+import { SessionCatalog } from '../../../src/gateway/session-catalog.js';
 import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
 import { allEnabled, deferred, fakeServer } from './gateway-fakes.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 const gone = new CofferError('UPSTREAM_UNAVAILABLE', 'Upstream "files" closed the connection');
+
+function poolOf(connect: UpstreamConnector['connect']): UpstreamPool {
+  return new UpstreamPool({ connect }, () => ({
+    clientCapabilities: {},
+    peer: { request: () => Promise.resolve({}), notify: () => undefined },
+    sessionId: null,
+  }));
+}
+
+/** One session's catalog of the one server "files", its lists bounded by `listTimeoutMs`. */
+function sessionCatalog(states: ServerStates, pool: UpstreamPool, listTimeoutMs: number) {
+  return new SessionCatalog({
+    pool,
+    preferences: allEnabled,
+    states,
+    listTimeoutMs,
+    namespace: aggregatedNamespace,
+    clock,
+    ttlMs: 60_000,
+    servers: () => Promise.resolve([fakeServer('files')]),
+  });
+}
 
 describe('a list failure against a newer success', () => {
   it('is old news when its list began before one that has since succeeded', () => {
@@ -83,5 +107,51 @@ describe('a list failure against a newer success', () => {
       last_error: null,
       counts: { tools: 1 },
     });
+  });
+
+  it('a list deadline missed before a later list succeeded leaves the server healthy', async () => {
+    // The deadline's timer, moved by the test: it must pass after B's list, not before.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const states = new ServerStates(clock);
+      // Session A's upstream is still starting; session B's answers at once.
+      const startingA = deferred<UpstreamConnection>();
+      const connectA = deferred<undefined>();
+      const catalogA = sessionCatalog(
+        states,
+        poolOf(() => {
+          connectA.resolve(undefined);
+          return startingA.promise;
+        }),
+        20,
+      );
+      const connectionB: UpstreamConnection = {
+        server: 'files',
+        serverCapabilities: { tools: {} },
+        request: () => Promise.resolve({ tools: [{ name: 'read' }] }),
+        notify: () => Promise.resolve(),
+        close: () => Promise.resolve(),
+        closed: new Promise(() => undefined),
+      };
+      const catalogB = sessionCatalog(
+        states,
+        poolOf(() => Promise.resolve(connectionB)),
+        20,
+      );
+      const listingA = catalogA.list(capabilityKinds.tool);
+      await connectA.promise;
+      const listedB = await catalogB.list(capabilityKinds.tool);
+      expect(listedB.map((tool) => tool['name'])).toEqual(['files__read']);
+      // A answers at its deadline without the server: a miss older than B's success.
+      vi.advanceTimersByTime(20);
+      expect(await listingA).toEqual([]);
+      expect(states.status('files')).toMatchObject({ state: 'starting', last_error: null });
+      // A's start fails in the end: old news as well.
+      startingA.reject(gone);
+      await expect.poll(() => states.status('files')).toMatchObject({ state: 'idle' });
+      expect(states.status('files').last_error).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
