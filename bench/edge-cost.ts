@@ -10,12 +10,12 @@
  * Other roots (built clones of this repository) are measured in the same run, rounds taken
  * in turn, so that a before and an after see the same machine.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { cpuMicros } from './proc-readings.js';
 import { repoRoot } from './daemon.js';
 import { median } from './stats.js';
+import { startHttpServer, type HttpUpstream } from './upstreams.js';
 
 const TOKEN = 'edge-cost-token-0123456789abcdef';
 const ROUNDS = 16;
@@ -58,30 +58,26 @@ async function serve(root: string): Promise<void> {
   );
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
-    process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
+    process.stderr.write(
+      `listening ${typeof address === 'object' && address ? address.port : 0}\n`,
+    );
   });
 }
 
 interface Edge {
   readonly root: string;
-  readonly child: ChildProcess;
+  readonly server: HttpUpstream;
   readonly port: number;
   readonly agent: Agent;
   readonly perRequestUs: number[];
 }
 
 async function start(root: string): Promise<Edge> {
-  const child = spawn(process.execPath, [import.meta.filename, '--serve', root], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
-    child.once('exit', () => reject(new Error(`the edge of ${root} did not start`)));
-  });
+  const server = await startHttpServer([import.meta.filename, '--serve', root], {});
   return {
     root,
-    child,
-    port,
+    server,
+    port: Number(new URL(server.url).port),
     agent: new Agent({ keepAlive: true, maxSockets: 1 }),
     perRequestUs: [],
   };
@@ -118,9 +114,9 @@ async function measure(roots: readonly string[]): Promise<void> {
     for (const edge of edges) await posts(edge, WARMUP);
     for (let round = 0; round < ROUNDS; round++) {
       for (const edge of edges) {
-        const before = cpuMicros(edge.child.pid!);
+        const before = cpuMicros(edge.server.pid);
         await posts(edge, REQUESTS_PER_ROUND);
-        edge.perRequestUs.push((cpuMicros(edge.child.pid!) - before) / REQUESTS_PER_ROUND);
+        edge.perRequestUs.push((cpuMicros(edge.server.pid) - before) / REQUESTS_PER_ROUND);
       }
     }
     for (const edge of edges) {
@@ -132,7 +128,7 @@ async function measure(roots: readonly string[]): Promise<void> {
   } finally {
     for (const edge of edges) {
       edge.agent.destroy();
-      edge.child.kill();
+      await edge.server.stop();
     }
   }
 }
