@@ -8,7 +8,7 @@
  *   node test/conformance/run-fixture.mjs --scenario tools-call-with-progress --verbose
  *
  * Extra arguments go to `conformance server` and replace the default `--suite all`.
- * The suite needs Node 22 (it calls fs.globSync), hence `npx -y node@22`.
+ * The suite needs Node 22 (it calls fs.globSync): see suite-runner.mjs.
  *
  * Known non-failures: `server-sse-polling` reports two WARNINGs (no priming event, no retry
  * field). The suite sends `mcp-protocol-version: 2025-03-26` on that request, and SDK 1.32 only
@@ -24,6 +24,7 @@ import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { runSuite } from './suite-runner.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = join(root, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
@@ -72,20 +73,6 @@ function stopFixture(child) {
   });
 }
 
-function runSuite(url, extraArgs) {
-  const selection = extraArgs.length > 0 ? extraArgs : ['--suite', 'all'];
-  const args = ['-y', 'node@22', suiteBin, 'server', '--url', url, ...selection];
-  console.log(`> npx ${args.join(' ')}`);
-  const suite = spawn('npx', args, { stdio: 'inherit' });
-  return new Promise((resolve) => {
-    suite.once('error', (error) => {
-      console.error(`could not start the suite: ${error.message}`);
-      resolve(1);
-    });
-    suite.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
-
 async function main() {
   if (!existsSync(fixture)) {
     console.error(`missing ${fixture}: run \`npm run build\` first`);
@@ -97,7 +84,8 @@ async function main() {
   process.once('SIGTERM', stop);
   try {
     const url = `http://127.0.0.1:${await port}/mcp`;
-    return await runSuite(url, process.argv.slice(2));
+    const extraArgs = process.argv.slice(2);
+    return await runSuite(suiteBin, url, extraArgs.length > 0 ? extraArgs : ['--suite', 'all']);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;

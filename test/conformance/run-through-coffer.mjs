@@ -25,7 +25,7 @@
  * DNS-rebinding scenario still meets Coffer's own check. Coffer has no switch that turns its
  * auth off, and this script does not add one.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import console from 'node:console';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
@@ -33,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { runSuite } from './suite-runner.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const coffer = join(root, 'bin', 'coffer.js');
@@ -81,16 +82,6 @@ function startProxy(daemon) {
     req.pipe(upstream);
   });
   return new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(proxy)));
-}
-
-function runSuite(entry, url, selection) {
-  const args = ['-y', 'node@22', entry, 'server', '--url', url, ...selection];
-  console.log(`> npx ${args.join(' ')}`);
-  const suite = spawn('npx', args, { stdio: 'inherit' });
-  return new Promise((resolve) => {
-    suite.once('error', () => resolve(1));
-    suite.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
 }
 
 /** The suite runs this invocation asks for, in order; every run happens even if one fails. */
