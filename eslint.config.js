@@ -71,4 +71,18 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    files: ['test/unit/**/*.ts', 'test/integration/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'vi',
+          property: 'mock',
+          message:
+            'Unit and integration test files share their modules (vitest.config.ts, isolate: false): a module mocked here may already be loaded for another file. Inject the dependency, or patch a built-in as test/unit/daemon/access-guard.test.ts does.',
+        },
+      ],
+    },
+  },
 );
