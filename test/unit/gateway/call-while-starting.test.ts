@@ -5,9 +5,8 @@ import { capabilityKinds } from '../../../src/gateway/capability-kinds.js';
 import { aggregatedNamespace } from '../../../src/gateway/namespace.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
 import { SessionCatalog } from '../../../src/gateway/session-catalog.js';
-import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
 import { eventually } from '../../support/eventually.js';
-import { allEnabled, deferred, fakeServer } from './gateway-fakes.js';
+import { allEnabled, deferred, fakePool, fakeServer, listingConnection } from './gateway-fakes.js';
 
 /**
  * A server still starting (a first `npx -y` download) is left out of a listing once the
@@ -20,29 +19,14 @@ const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 const LIST_DEADLINE_MS = 20;
 const preferences = allEnabled;
 
-function connectionOf(server: string): UpstreamConnection {
-  return {
-    server,
-    serverCapabilities: { tools: {} },
-    request: () => Promise.resolve({ tools: [{ name: 'echo' }] }),
-    notify: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-    closed: new Promise(() => undefined),
-  };
-}
-
 /** `ready` connects at once; `slow` connects when the test says. */
 function setUp() {
   const slowStart = deferred<UpstreamConnection>();
   const connector: UpstreamConnector = {
     connect: (definition) =>
-      definition.name === 'slow' ? slowStart.promise : Promise.resolve(connectionOf('ready')),
+      definition.name === 'slow' ? slowStart.promise : Promise.resolve(listingConnection('ready')),
   };
-  const pool = new UpstreamPool(connector, () => ({
-    clientCapabilities: {},
-    peer: { request: () => Promise.resolve({}), notify: () => undefined },
-    sessionId: null,
-  }));
+  const pool = fakePool(connector);
   const late: string[] = [];
   const catalog = new SessionCatalog({
     pool,
@@ -81,7 +65,7 @@ describe('a call to a server that is still starting', () => {
       expect(await toolNames()).toEqual(['ready__echo']);
     expect(call.settled()).toBe(false);
 
-    slowStart.resolve(connectionOf('slow'));
+    slowStart.resolve(listingConnection('slow'));
     await expect(resolving).resolves.toMatchObject({
       server: { name: 'slow' },
       key: 'echo',
@@ -118,7 +102,7 @@ describe('a listing while a server is starting', () => {
     expect(await toolNames()).toEqual(['ready__echo']);
     expect(late).toEqual([]);
 
-    slowStart.resolve(connectionOf('slow'));
+    slowStart.resolve(listingConnection('slow'));
     await eventually(() => expect(late).toEqual(['slow']));
     expect(await toolNames()).toEqual(['ready__echo', 'slow__echo']);
     expect(late).toEqual(['slow']);

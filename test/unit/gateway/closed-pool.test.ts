@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UpstreamConnector } from '../../../src/domain/ports.js';
 import type { ServerDefinition } from '../../../src/domain/server-definition.js';
-import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
+import { fakePool } from './gateway-fakes.js';
 
 const definition = {
   name: 'slow',
@@ -21,11 +21,7 @@ describe('a closed UpstreamPool', () => {
         });
       },
     };
-    const pool = new UpstreamPool(connector, () => ({
-      clientCapabilities: {},
-      peer: { request: () => Promise.resolve({}), notify: () => undefined },
-      sessionId: null,
-    }));
+    const pool = fakePool(connector);
     const first = pool.get(definition);
     await pool.closeAll();
     await expect(first).rejects.toThrow('aborted');

@@ -1,4 +1,10 @@
-import type { PreferenceRepository } from '../../../src/domain/ports.js';
+import type {
+  JsonObject,
+  PreferenceRepository,
+  UpstreamConnection,
+  UpstreamConnector,
+} from '../../../src/domain/ports.js';
+import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
 import type { ServerRecord } from '../../../src/domain/server-definition.js';
 
 /** A registered stdio server as the store would hand it over; only the name matters to fakes. */
@@ -34,3 +40,28 @@ export const allEnabled = {
   reconcile: (_server: string, _type: string, keys: readonly string[]) =>
     Promise.resolve(new Map(keys.map((key) => [key, true]))),
 } as unknown as PreferenceRepository;
+
+/** A live connection to `server` whose every request answers `answer` (a tool list by default). */
+export function listingConnection(
+  server: string,
+  answer: (method: string) => Promise<JsonObject> = () =>
+    Promise.resolve({ tools: [{ name: 'echo' }] }),
+): UpstreamConnection {
+  return {
+    server,
+    serverCapabilities: { tools: {} },
+    request: (method) => answer(method),
+    notify: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+    closed: new Promise(() => undefined),
+  };
+}
+
+/** A session's pool of connections made by `connector`, for a client that asks nothing. */
+export function fakePool(connector: UpstreamConnector): UpstreamPool {
+  return new UpstreamPool(connector, () => ({
+    clientCapabilities: {},
+    peer: { request: () => Promise.resolve({}), notify: () => undefined },
+    sessionId: null,
+  }));
+}

@@ -8,8 +8,7 @@ import type {
 import { capabilityKinds } from '../../../src/gateway/capability-kinds.js';
 import { loadList } from '../../../src/gateway/list-loader.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
-import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
-import { allEnabled, deferred, fakeServer } from './gateway-fakes.js';
+import { allEnabled, deferred, fakePool, fakeServer, listingConnection } from './gateway-fakes.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 
@@ -17,14 +16,7 @@ const server = fakeServer('slow');
 const preferences = allEnabled;
 
 function connectionWithTools(): UpstreamConnection {
-  return {
-    server: 'slow',
-    serverCapabilities: { tools: {} },
-    request: () => Promise.resolve({ tools: [{ name: 'echo' }] }),
-    notify: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-    closed: new Promise(() => undefined),
-  };
+  return listingConnection('slow');
 }
 
 describe("a server's 'starting' state", () => {
@@ -33,11 +25,7 @@ describe("a server's 'starting' state", () => {
     const states = new ServerStates(clock, (_name, status) => seen.push(status.state));
     const connect = deferred<UpstreamConnection>();
     const connector: UpstreamConnector = { connect: () => connect.promise };
-    const pool = new UpstreamPool(connector, () => ({
-      clientCapabilities: {},
-      peer: { request: () => Promise.resolve({}), notify: () => undefined },
-      sessionId: null,
-    }));
+    const pool = fakePool(connector);
     const listing = loadList(
       { pool, preferences, states, listTimeoutMs: 60_000 },
       server,
@@ -53,11 +41,7 @@ describe("a server's 'starting' state", () => {
   it('a second list on a live connection does not show starting again', async () => {
     const states = new ServerStates(clock);
     const connector: UpstreamConnector = { connect: () => Promise.resolve(connectionWithTools()) };
-    const pool = new UpstreamPool(connector, () => ({
-      clientCapabilities: {},
-      peer: { request: () => Promise.resolve({}), notify: () => undefined },
-      sessionId: null,
-    }));
+    const pool = fakePool(connector);
     const deps = { pool, preferences, states, listTimeoutMs: 60_000 };
     await loadList(deps, server, capabilityKinds.tool);
     const seen: string[] = [];

@@ -10,19 +10,11 @@ import { loadList } from '../../../src/gateway/list-loader.js';
 import { aggregatedNamespace } from '../../../src/gateway/namespace.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
 import { SessionCatalog } from '../../../src/gateway/session-catalog.js';
-import { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
-import { allEnabled, deferred, fakeServer } from './gateway-fakes.js';
+import type { UpstreamPool } from '../../../src/gateway/upstream-pool.js';
+import { allEnabled, deferred, fakePool, fakeServer, listingConnection } from './gateway-fakes.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 const gone = new CofferError('UPSTREAM_UNAVAILABLE', 'Upstream "files" closed the connection');
-
-function poolOf(connect: UpstreamConnector['connect']): UpstreamPool {
-  return new UpstreamPool({ connect }, () => ({
-    clientCapabilities: {},
-    peer: { request: () => Promise.resolve({}), notify: () => undefined },
-    sessionId: null,
-  }));
-}
 
 /** One session's catalog of the one server "files", its lists bounded by `listTimeoutMs`. */
 function sessionCatalog(states: ServerStates, pool: UpstreamPool, listTimeoutMs: number) {
@@ -78,22 +70,12 @@ describe('a list failure against a newer success', () => {
     const states = new ServerStates(clock);
     const slow = deferred<JsonObject>();
     let requests = 0;
-    const connection: UpstreamConnection = {
-      server: 'files',
-      serverCapabilities: { tools: {} },
-      // The first list hangs until the test fails it; the second answers at once.
-      request: () =>
-        ++requests === 1 ? slow.promise : Promise.resolve({ tools: [{ name: 'read' }] }),
-      notify: () => Promise.resolve(),
-      close: () => Promise.resolve(),
-      closed: new Promise(() => undefined),
-    };
+    // The first list hangs until the test fails it; the second answers at once.
+    const connection = listingConnection('files', () =>
+      ++requests === 1 ? slow.promise : Promise.resolve({ tools: [{ name: 'read' }] }),
+    );
     const connector: UpstreamConnector = { connect: () => Promise.resolve(connection) };
-    const pool = new UpstreamPool(connector, () => ({
-      clientCapabilities: {},
-      peer: { request: () => Promise.resolve({}), notify: () => undefined },
-      sessionId: null,
-    }));
+    const pool = fakePool(connector);
     const deps = { pool, preferences: allEnabled, states, listTimeoutMs: 60_000 };
     const server = fakeServer('files');
     const first = loadList(deps, server, capabilityKinds.tool);
@@ -119,23 +101,20 @@ describe('a list failure against a newer success', () => {
       const connectA = deferred<undefined>();
       const catalogA = sessionCatalog(
         states,
-        poolOf(() => {
-          connectA.resolve(undefined);
-          return startingA.promise;
+        fakePool({
+          connect: () => {
+            connectA.resolve(undefined);
+            return startingA.promise;
+          },
         }),
         20,
       );
-      const connectionB: UpstreamConnection = {
-        server: 'files',
-        serverCapabilities: { tools: {} },
-        request: () => Promise.resolve({ tools: [{ name: 'read' }] }),
-        notify: () => Promise.resolve(),
-        close: () => Promise.resolve(),
-        closed: new Promise(() => undefined),
-      };
+      const connectionB = listingConnection('files', () =>
+        Promise.resolve({ tools: [{ name: 'read' }] }),
+      );
       const catalogB = sessionCatalog(
         states,
-        poolOf(() => Promise.resolve(connectionB)),
+        fakePool({ connect: () => Promise.resolve(connectionB) }),
         20,
       );
       const listingA = catalogA.list(capabilityKinds.tool);
