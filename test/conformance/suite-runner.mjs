@@ -14,6 +14,8 @@ export function node22() {
   if (found !== undefined) return found;
   const asked = spawnSync('npx', ['-y', 'node@22', '-p', 'process.execPath'], {
     encoding: 'utf8',
+    // A first run downloads Node 22; a registry that never answers must not hang the run.
+    timeout: 300_000,
   });
   const path = asked.stdout?.trim() ?? '';
   if (asked.status !== 0 || path === '') {
