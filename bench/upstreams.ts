@@ -68,8 +68,7 @@ export function fanOutServer(index: number, toolCount: number, initDelayMs = 0) 
   };
 }
 
-/** Starts `node …args` and resolves once it prints `listening <port>` on stderr. */
-/** A Node script (`args`) serving HTTP on loopback, once it has said `listening <port>`. */
+/** A Node script (`args`) serving HTTP on loopback, once it has said `listening <port>` on stderr. */
 export async function startHttpServer(
   args: readonly string[],
   env: Readonly<Record<string, string>>,

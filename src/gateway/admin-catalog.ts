@@ -27,7 +27,7 @@ import { callToolAsAdmin } from './admin-tool-call.js';
 import type { SecretGuard } from './secret-guard.js';
 import { capabilityKinds } from './capability-kinds.js';
 import type { Gateway } from './gateway.js';
-import { loadList, withinListDeadline, type LoadedList } from './list-loader.js';
+import { startList, withinListDeadline, type LoadedList } from './list-loader.js';
 import type { ProcessSlots } from './process-slots.js';
 import type { ServerStates } from './server-states.js';
 import type { ToolPins } from './tool-pins.js';
@@ -176,9 +176,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     try {
       const deps = { ...this.deps, pool: this.pool };
       const kind = capabilityKinds[type];
-      const ticket = deps.states.listing();
-      const list = loadList(deps, server, kind, ticket);
-      loaded = await withinListDeadline(deps, server, kind, list, { ticket });
+      loaded = await withinListDeadline(deps, server, kind, startList(deps, server, kind));
     } catch (error) {
       const failure = toCofferError(error);
       return {

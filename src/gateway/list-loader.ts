@@ -96,28 +96,34 @@ export async function loadList(
 
 const NONE_HELD: ReadonlySet<string> = new Set();
 
-/** What a wait on a list may add: the list's ticket, and who hears of it arriving late. */
-export interface DeadlineOptions {
-  /**
-   * The ticket the list was loaded under: a miss is then old news once a list begun after
-   * it has succeeded, as the list's own failure would be.
-   */
-  readonly ticket?: number;
-  readonly onLate?: () => void;
+/** A list attempt under way, with its ticket (ServerStates.listing). */
+export interface ListAttempt {
+  readonly list: Promise<LoadedList>;
+  readonly ticket: number;
+}
+
+/** Starts a loadList under a ticket of its own, kept with it for a deadline it may miss. */
+export function startList(
+  deps: ListLoaderDeps,
+  server: ServerRecord,
+  kind: CapabilityKind,
+): ListAttempt {
+  const ticket = deps.states.listing();
+  return { list: loadList(deps, server, kind, ticket), ticket };
 }
 
 /**
- * `list` (a loadList of `server`), or UPSTREAM_TIMEOUT once the list deadline passes, so a
- * listing answers with the servers that are ready instead of waiting for one still
- * starting; the miss is the server's last error meanwhile. The load goes on: `onLate`
- * hears when it arrives after all.
+ * The attempt's list, or UPSTREAM_TIMEOUT once the list deadline passes, so a listing
+ * answers with the servers that are ready instead of waiting for one still starting; the
+ * miss is the server's last error meanwhile, unless a list begun after it has succeeded
+ * (the attempt's ticket says). The load goes on: `onLate` hears when it arrives after all.
  */
 export async function withinListDeadline(
   deps: Pick<ListLoaderDeps, 'listTimeoutMs' | 'states'>,
   server: ServerRecord,
   kind: CapabilityKind,
-  list: Promise<LoadedList>,
-  { ticket, onLate }: DeadlineOptions = {},
+  { list, ticket }: ListAttempt,
+  onLate?: () => void,
 ): Promise<LoadedList> {
   let timer: NodeJS.Timeout | undefined;
   let late = false;

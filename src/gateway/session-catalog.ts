@@ -7,8 +7,9 @@ import { capabilityKinds, type CapabilityKind } from './capability-kinds.js';
 import { HeldTools } from './held-tools.js';
 import { itemByKey } from './list-index.js';
 import {
-  loadList,
+  startList,
   withinListDeadline,
+  type ListAttempt,
   type ListLoaderDeps,
   type LoadedList,
 } from './list-loader.js';
@@ -40,11 +41,8 @@ export interface ServerItems {
   readonly items: JsonObject[];
 }
 
-interface CacheEntry {
+interface CacheEntry extends ListAttempt {
   readonly expiresAt: number;
-  readonly list: Promise<LoadedList>;
-  /** The list attempt's ticket (ServerStates.listing), for a deadline it misses. */
-  readonly ticket: number;
 }
 
 export interface SessionCatalogDeps extends ListLoaderDeps {
@@ -217,8 +215,8 @@ export class SessionCatalog {
   private loading(server: ServerRecord, kind: CapabilityKind): CacheEntry {
     const existing = this.cached(server.name, kind);
     if (existing !== undefined) return existing;
-    const ticket = this.deps.states.listing();
-    const list = loadList(this.deps, server, kind, ticket).then((loaded) => {
+    const { list: loading, ticket } = startList(this.deps, server, kind);
+    const list = loading.then((loaded) => {
       for (const item of loaded.items) this.expose(server, kind, item, kind.keyOf(item) ?? '');
       if (kind.type === 'tool') {
         this.appTools.noteList(server, loaded.items, (item) => kind.keyOf(item) ?? '');
@@ -243,15 +241,14 @@ export class SessionCatalog {
    * that arrives late is announced once (onLateList), however many listings gave up on it.
    */
   private withinDeadline(server: ServerRecord, kind: CapabilityKind): Promise<LoadedList> {
-    const { list, ticket } = this.loading(server, kind);
+    const attempt = this.loading(server, kind);
+    const { list } = attempt;
     if (this.arrived.has(list)) return list;
-    if (this.lateAnnounced.has(list))
-      return withinListDeadline(this.deps, server, kind, list, { ticket });
+    if (this.lateAnnounced.has(list)) return withinListDeadline(this.deps, server, kind, attempt);
     this.lateAnnounced.add(list);
-    return withinListDeadline(this.deps, server, kind, list, {
-      ticket,
-      onLate: () => this.deps.onLateList?.(server.name, kind),
-    });
+    return withinListDeadline(this.deps, server, kind, attempt, () =>
+      this.deps.onLateList?.(server.name, kind),
+    );
   }
 
   private cached(server: string, kind: CapabilityKind): CacheEntry | undefined {
