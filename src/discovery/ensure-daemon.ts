@@ -101,12 +101,15 @@ async function lockOrFind(paths: CofferPaths, deadline: number): Promise<LockOut
   }
 }
 
-/** Starts `node <binaryPath> daemon` detached, then waits until it serves. */
+/**
+ * Starts `node <binaryPath> daemon` detached, then waits until it serves, or until it
+ * exits while another daemon serves the home (`spawned: false`).
+ */
 async function spawnDaemon(
   paths: CofferPaths,
   options: EnsureDaemonOptions,
   deadline: number,
-): Promise<DaemonInfo> {
+): Promise<EnsuredDaemon> {
   const stdioLog = daemonStdioLogPath(paths);
   const fd = withHomeAccess(paths.home, () => openDaemonStdioLog(paths));
   let offset: number;
@@ -135,19 +138,26 @@ async function spawnDaemon(
   child.unref();
 
   for (;;) {
+    // Noted before the look, so a child that exits during it gets one more look.
+    const childGone = exit !== undefined || spawnError !== undefined;
     const found = await inspectDaemon(paths);
-    if (found.state === 'running') return found.info;
+    // While our child lives, another daemon named in daemon.json is not the answer: the
+    // child may still take the home over (it writes its own file), and a caller told
+    // "running" must not leave a second daemon starting behind its back.
+    if (found.state === 'running' && (found.info.pid === child.pid || childGone)) {
+      return { ...found.info, spawned: found.info.pid === child.pid };
+    }
     if (spawnError !== undefined) {
       throw new CofferError('DAEMON_UNAVAILABLE', 'Could not start the Coffer daemon', {
         hint: spawnError.message,
         cause: spawnError,
       });
     }
-    if (exit !== undefined) {
+    if (childGone && exit !== undefined) {
       throw spawnedDaemonFailure(paths, exit, { stdioLog, stdioOffset: offset, daemonLogOffset });
     }
     if (Date.now() >= deadline) throw timedOut('waiting for the Coffer daemon to start', paths);
-    await sleep(POLL_MS);
+    if (exit === undefined) await sleep(POLL_MS);
   }
 }
 
@@ -175,8 +185,7 @@ export async function ensureDaemon(
     const again = await inspectDaemon(paths);
     if (again.state === 'running') return { ...again.info, spawned: false };
     if (again.state === 'invalid') backUpDaemonFile(paths);
-    const info = await spawnDaemon(paths, options, deadline);
-    return { ...info, spawned: true };
+    return await spawnDaemon(paths, options, deadline);
   } finally {
     await outcome.release().catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cofferPaths } from '../../../src/config/home.js';
@@ -156,6 +156,41 @@ describe('findDaemon / ensureDaemon', () => {
       code: 'DAEMON_UNAVAILABLE',
       message: expect.stringMatching(/exited \(code 2\) before serving: COFFER_PORT_RANGE must be/),
     });
+  });
+
+  it('a spawned daemon still starting is waited for, though daemon.json names another meanwhile', async () => {
+    const { home, block, paths } = await setup();
+    // The first daemon checks its file only hourly, so only the stand-in below rewrites it.
+    const quiet = cofferEnv({
+      home,
+      portRange: block.env,
+      extra: { COFFER_DAEMON_FILE_CHECK_MS: '3600000' },
+    });
+    const first = await ensureDaemon(paths, { binaryPath: binPath, env: quiet, timeoutMs: 45_000 });
+    const record = readFileSync(join(home, 'daemon.json'), 'utf8');
+    rmSync(join(home, 'daemon.json'));
+    // The spawned "daemon" plays the race: the first daemon's file reappears while the
+    // new one is still starting, and the new one then gives up (as it does when it finds
+    // a live daemon named at its start).
+    const standIn = join(home, 'slow-start.mjs');
+    writeFileSync(
+      standIn,
+      [
+        "import { writeFileSync } from 'node:fs';",
+        'writeFileSync(process.env.STAND_IN_PID_FILE, String(process.pid));',
+        "writeFileSync(process.env.COFFER_HOME + '/daemon.json', process.env.STAND_IN_RECORD);",
+        'setTimeout(() => process.exit(3), 1000);',
+      ].join('\n'),
+    );
+    const pidFile = join(home, 'stand-in.pid');
+    const found = await ensureDaemon(paths, {
+      binaryPath: standIn,
+      env: { ...quiet, STAND_IN_PID_FILE: pidFile, STAND_IN_RECORD: record },
+      timeoutMs: 45_000,
+    });
+    const standInPid = Number(readFileSync(pidFile, 'utf8'));
+    expect(found).toMatchObject({ pid: first.pid, spawned: false });
+    expect(isProcessAlive(standInPid)).toBe(false);
   });
 
   it('10 processes calling ensureDaemon at once → exactly one daemon', async () => {
