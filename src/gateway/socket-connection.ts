@@ -157,8 +157,12 @@ export class SocketConnection {
       if (era.era === 'legacy') return void this.open(message);
     }
     if (era.era === 'modern' || this.state === 'modern') return this.stateless(message);
-    if (isRequest(message))
-      this.write(rpcError(message.id, -32000, 'Bad Request: no session; send initialize first'));
+    if (!isRequest(message)) return;
+    // MCP lets a client ping before initialize (lifecycle: "other than pings"), as an
+    // upstream on stdio would answer it; everything else needs the session.
+    if (message.method === 'ping')
+      return this.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+    this.write(rpcError(message.id, -32000, 'Bad Request: no session; send initialize first'));
   }
 
   /** A message of the 2026-07-28 era: each request must carry its envelope. */

@@ -77,10 +77,16 @@ describe('the socket channel', () => {
     }
   });
 
-  it('wants initialize first, then relays a tools/call', async () => {
+  it('wants initialize first (a ping excepted), then relays a tools/call', async () => {
     const client = await ready();
     client.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect((await client.next(isAnswer(1))).error).toMatchObject({ code: -32000 });
+    client.send({ jsonrpc: '2.0', id: 'p', method: 'ping' });
+    expect(await client.next((line) => line.id === 'p')).toEqual({
+      jsonrpc: '2.0',
+      id: 'p',
+      result: {},
+    });
     client.send(initialize(2));
     const init = await client.next(isAnswer(2));
     expect(init.result.serverInfo.name).toBe('coffer');
