@@ -3,6 +3,7 @@ import type { DaemonInfo } from '../discovery/daemon-record.js';
 import { findDaemon } from '../discovery/inspect-daemon.js';
 import { ensureDaemon } from '../discovery/ensure-daemon.js';
 import { CofferError, isErrorCode } from '../domain/errors.js';
+import { daemonRequest, DaemonRequestTimeout, type DaemonAnswer } from './daemon-request.js';
 
 /** The daemon's REST API (`/api/v1`), as commands use it. Paths are relative to /api/v1. */
 export interface ApiClient {
@@ -32,15 +33,11 @@ export interface ApiClientOptions {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
-function errorName(error: unknown): string | undefined {
-  return error instanceof Error ? error.name : undefined;
-}
-
 /** Turns `{error:{code,message,hint?}}` into a CofferError; anything else into INTERNAL. */
-async function errorFromResponse(response: Response): Promise<CofferError> {
+function errorFromAnswer(answer: DaemonAnswer): CofferError {
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(answer.text);
   } catch {
     body = undefined;
   }
@@ -49,7 +46,7 @@ async function errorFromResponse(response: Response): Promise<CofferError> {
   if (error !== null && typeof error === 'object') {
     const { code, message, hint, traceId } = error as Record<string, unknown>;
     const text =
-      typeof message === 'string' ? message : `The daemon answered HTTP ${response.status}`;
+      typeof message === 'string' ? message : `The daemon answered HTTP ${answer.status}`;
     const knownCode = isErrorCode(code) ? code : 'INTERNAL';
     let userHint = typeof hint === 'string' ? hint : undefined;
     if (userHint === undefined && knownCode === 'UNAUTHORIZED') {
@@ -59,14 +56,14 @@ async function errorFromResponse(response: Response): Promise<CofferError> {
     return new CofferError(knownCode, text, {
       ...(userHint === undefined ? {} : { hint: userHint }),
       data: {
-        status: response.status,
+        status: answer.status,
         ...(typeof code === 'string' ? { code } : {}),
         ...(typeof traceId === 'string' ? { traceId } : {}),
       },
     });
   }
-  return new CofferError('INTERNAL', `The daemon answered HTTP ${response.status}`, {
-    data: { status: response.status },
+  return new CofferError('INTERNAL', `The daemon answered HTTP ${answer.status}`, {
+    data: { status: answer.status },
   });
 }
 
@@ -82,19 +79,19 @@ export function createApiClient(daemon: DaemonInfo, options: ApiClientOptions = 
       accept: 'application/json',
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    let answer: DaemonAnswer;
     try {
-      response = await fetch(url, {
+      answer = await daemonRequest(url, {
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
       });
     } catch (error) {
-      if (errorName(error) === 'TimeoutError') {
+      if (error instanceof DaemonRequestTimeout) {
         throw new CofferError(
           'DAEMON_UNAVAILABLE',
-          `The Coffer daemon did not answer within ${Math.round(timeoutMs / 1000)} s`,
+          `The Coffer daemon did not answer within ${timeoutMs / 1000} s`,
           { hint: `see ${paths.daemonLog}`, cause: error },
         );
       }
@@ -107,11 +104,10 @@ export function createApiClient(daemon: DaemonInfo, options: ApiClientOptions = 
         },
       );
     }
-    if (!response.ok) throw await errorFromResponse(response);
-    const text = await response.text();
-    if (text === '') return undefined;
+    if (answer.status < 200 || answer.status > 299) throw errorFromAnswer(answer);
+    if (answer.text === '') return undefined;
     try {
-      return JSON.parse(text) as unknown;
+      return JSON.parse(answer.text) as unknown;
     } catch (error) {
       throw new CofferError('INTERNAL', `The daemon answered ${method} ${path} with invalid JSON`, {
         cause: error,
