@@ -68,13 +68,7 @@ const json = (response: ServerResponse, status: number, value: unknown): void =>
 
 describe('the CLI API client', () => {
   it('sends the token and a JSON body under /api/v1, and returns the parsed answer', async () => {
-    const seen: Array<{
-      method?: string;
-      url?: string;
-      auth?: string;
-      type?: string;
-      body: string;
-    }> = [];
+    const seen: Array<Record<string, string | undefined>> = [];
     const { client } = await daemonAnswering((request, body, response) => {
       seen.push({
         method: request.method,
