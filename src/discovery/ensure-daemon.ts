@@ -139,13 +139,14 @@ async function spawnDaemon(
 
   for (;;) {
     // Noted before the look, so a child that exits during it gets one more look.
-    const childGone = exit !== undefined || spawnError !== undefined;
+    const exited = exit;
     const found = await inspectDaemon(paths);
+    const ours = found.state === 'running' && found.info.pid === child.pid;
     // While our child lives, another daemon named in daemon.json is not the answer: the
     // child may still take the home over (it writes its own file), and a caller told
     // "running" must not leave a second daemon starting behind its back.
-    if (found.state === 'running' && (found.info.pid === child.pid || childGone)) {
-      return { ...found.info, spawned: found.info.pid === child.pid };
+    if (found.state === 'running' && (ours || exited !== undefined || spawnError !== undefined)) {
+      return { ...found.info, spawned: ours };
     }
     if (spawnError !== undefined) {
       throw new CofferError('DAEMON_UNAVAILABLE', 'Could not start the Coffer daemon', {
@@ -153,8 +154,8 @@ async function spawnDaemon(
         cause: spawnError,
       });
     }
-    if (childGone && exit !== undefined) {
-      throw spawnedDaemonFailure(paths, exit, { stdioLog, stdioOffset: offset, daemonLogOffset });
+    if (exited !== undefined) {
+      throw spawnedDaemonFailure(paths, exited, { stdioLog, stdioOffset: offset, daemonLogOffset });
     }
     if (Date.now() >= deadline) throw timedOut('waiting for the Coffer daemon to start', paths);
     if (exit === undefined) await sleep(POLL_MS);
