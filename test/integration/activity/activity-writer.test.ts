@@ -6,7 +6,7 @@ import {
   readYourWrites,
 } from '../../../src/daemon/activity-writer.js';
 import type { ActivityEntry, ActivityRepository } from '../../../src/domain/ports.js';
-import { silentLogger } from '../../../src/observability/logger.js';
+import { createLogger, silentLogger } from '../../../src/observability/logger.js';
 import { FakeClock, openTempStore, type TempStore } from '../store/temp-store.js';
 
 const DAY = 86_400_000;
@@ -55,6 +55,27 @@ describe('ActivityWriter', () => {
     const keys = (await temp.repos.activity.query({})).map((row) => row.capability_key);
     expect(keys).toEqual(['t4', 't3', 't2', 't1', 't0']);
     await sink.close();
+  });
+
+  it('writes the log line after the caller has answered, and any still pending on close', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ destination: { write: (line: string) => lines.push(line) } });
+    const sink = writer({ logger });
+    sink.record(entry(clock.iso(), 'first'));
+    expect(lines).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      msg: 'tools/call fx first: ok',
+      traceId: 'a'.repeat(32),
+      activity: { capability_key: 'first', outcome: 'ok' },
+    });
+    sink.record(entry(clock.iso(), 'last'));
+    await sink.close();
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      'tools/call fx first: ok',
+      'tools/call fx last: ok',
+    ]);
   });
 
   it('answers a query with every entry recorded before it, queued ones included', async () => {
