@@ -90,9 +90,10 @@ export interface ActivityWriterOptions extends ActivitySettings {
 
 /**
  * The daemon's ActivitySink. `record` only queues (its log line follows on the next turn
- * of the event loop): the request never waits for SQLite, and a failing store never fails a call. Batches are
- * written one transaction at a time, in order; a failed batch is retried on the next
- * flush, and only a store that stays down long enough loses (the oldest) entries.
+ * of the event loop): the request never waits for SQLite, and a failing store never
+ * fails a call. Batches are written one transaction at a time, in order; a failed batch
+ * is retried on the next flush, and only a store that stays down long enough loses (the
+ * oldest) entries.
  */
 export class ActivityWriter implements ActivitySink {
   private queue: ActivityEntry[] = [];

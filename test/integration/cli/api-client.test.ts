@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,6 +62,12 @@ function clientFor(port: number, requestTimeoutMs?: number) {
   });
 }
 
+/** Resolves once `socket` has closed; a socket kept open fails the test by its timeout. */
+async function closed(socket: Socket): Promise<void> {
+  if (!socket.closed) await once(socket, 'close');
+  expect(socket.closed).toBe(true);
+}
+
 const json = (response: ServerResponse, status: number, value: unknown): void => {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(value));
@@ -102,9 +109,7 @@ describe('the CLI API client', () => {
     await client().get('/status');
     expect(asked).toEqual(['close']);
     expect(sockets).toHaveLength(1);
-    const socket = sockets[0]!;
-    if (!socket.closed) await new Promise((resolve) => socket.once('close', resolve));
-    expect(socket.closed).toBe(true);
+    await closed(sockets[0]!);
   });
 
   it('returns undefined for an empty answer (204)', async () => {
@@ -155,9 +160,7 @@ describe('the CLI API client', () => {
       code: 'DAEMON_UNAVAILABLE',
       message: 'The Coffer daemon did not answer within 0.3 s',
     });
-    const socket = sockets[0]!;
-    if (!socket.closed) await new Promise((resolve) => socket.once('close', resolve));
-    expect(socket.closed).toBe(true);
+    await closed(sockets[0]!);
   });
 
   it('says so when nothing listens on the port', async () => {

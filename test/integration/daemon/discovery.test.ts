@@ -31,10 +31,10 @@ const tracker = new ProcessTracker();
 beforeAll(() => assertBuilt());
 afterEach(() => tracker.cleanup());
 
-async function setup() {
+async function setup(extra: NodeJS.ProcessEnv = {}) {
   const home = tracker.home(await makeHome());
   const block = await freePortBlock(4);
-  const env = cofferEnv({ home, portRange: block.env });
+  const env = cofferEnv({ home, portRange: block.env, extra });
   const paths = cofferPaths(home);
   const ensure = () => ensureDaemon(paths, { binaryPath: binPath, env, timeoutMs: 45_000 });
   return { home, block, env, paths, ensure };
@@ -159,14 +159,9 @@ describe('findDaemon / ensureDaemon', () => {
   });
 
   it('a spawned daemon still starting is waited for, though daemon.json names another meanwhile', async () => {
-    const { home, block, paths } = await setup();
     // The first daemon checks its file only hourly, so only the stand-in below rewrites it.
-    const quiet = cofferEnv({
-      home,
-      portRange: block.env,
-      extra: { COFFER_DAEMON_FILE_CHECK_MS: '3600000' },
-    });
-    const first = await ensureDaemon(paths, { binaryPath: binPath, env: quiet, timeoutMs: 45_000 });
+    const { home, paths, env, ensure } = await setup({ COFFER_DAEMON_FILE_CHECK_MS: '3600000' });
+    const first = await ensure();
     const record = readFileSync(join(home, 'daemon.json'), 'utf8');
     rmSync(join(home, 'daemon.json'));
     // The spawned "daemon" plays the race: the first daemon's file reappears while the
@@ -185,7 +180,7 @@ describe('findDaemon / ensureDaemon', () => {
     const pidFile = join(home, 'stand-in.pid');
     const found = await ensureDaemon(paths, {
       binaryPath: standIn,
-      env: { ...quiet, STAND_IN_PID_FILE: pidFile, STAND_IN_RECORD: record },
+      env: { ...env, STAND_IN_PID_FILE: pidFile, STAND_IN_RECORD: record },
       timeoutMs: 45_000,
     });
     const standInPid = Number(readFileSync(pidFile, 'utf8'));
