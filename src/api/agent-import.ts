@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { isCofferError } from '../domain/errors.js';
+import { importItemView, type ImportOutcome } from '../domain/import-item-view.js';
 import type { AgentImportItem, AgentImportPlan, SecretRef, SecretStore } from '../domain/ports.js';
 import { recordAdmin } from './admin-audit.js';
 import { announce } from './announce.js';
@@ -10,11 +11,6 @@ import type { ApiServices } from './api-services.js';
  * secrets go to the keychain. A refused secret takes the server back, so nothing is
  * half imported. Values never appear in what is answered: secrets by name only.
  */
-
-export type ImportOutcome =
-  | { readonly kind: 'planned' }
-  | { readonly kind: 'added'; readonly pending: readonly string[] }
-  | { readonly kind: 'failed'; readonly message: string };
 
 function failure(error: unknown): ImportOutcome {
   return { kind: 'failed', message: isCofferError(error) ? error.userMessage : 'internal error' };
@@ -66,24 +62,6 @@ async function importItem(
   return outcome;
 }
 
-/** One item as answered: what it is, what happened, secrets by name only. */
-export function itemView(item: AgentImportItem, outcome: ImportOutcome) {
-  return {
-    original: item.original,
-    server: item.server,
-    action: item.action,
-    ...(item.reason === undefined ? {} : { reason: item.reason }),
-    outcome: outcome.kind,
-    ...(outcome.kind === 'failed' ? { error: outcome.message } : {}),
-    ...(outcome.kind === 'added' ? { secrets_pending: outcome.pending } : {}),
-    ...(item.definition === undefined ? {} : { definition: item.definition }),
-    secrets: item.secrets.map((secret) => ({ kind: secret.kind, name: secret.name })),
-    notes: item.notes,
-  };
-}
-
-export type ImportItemView = ReturnType<typeof itemView>;
-
 export async function runImport(services: ApiServices, c: Context, plan: AgentImportPlan) {
   const results: [AgentImportItem, ImportOutcome][] = [];
   for (const item of plan.items) results.push([item, await importItem(services, c, item)]);
@@ -92,5 +70,5 @@ export async function runImport(services: ApiServices, c: Context, plan: AgentIm
   );
   if (imported.length > 0) services.notifier.serversChanged();
   await services.agents?.recordImports(plan, imported);
-  return results.map(([item, outcome]) => itemView(item, outcome));
+  return results.map(([item, outcome]) => importItemView(item, outcome));
 }

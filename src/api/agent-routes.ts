@@ -3,7 +3,8 @@ import { CofferError } from '../domain/errors.js';
 import type { AgentChangeKind, AgentSetup } from '../domain/ports.js';
 import { recordAdmin } from './admin-audit.js';
 import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
-import { itemView, runImport } from './agent-import.js';
+import { importItemView } from '../domain/import-item-view.js';
+import { runImport } from './agent-import.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 
@@ -48,7 +49,7 @@ export function agentRoutes(services: ApiServices): Hono {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
     const existing = new Set((await services.servers.list()).map((server) => server.name));
     const plan = await setup().planImport(c.req.param('id'), input.scope, { ...input, existing });
-    const items = plan.items.map((item) => itemView(item, { kind: 'planned' }));
+    const items = plan.items.map((item) => importItemView(item, { kind: 'planned' }));
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
   });
 

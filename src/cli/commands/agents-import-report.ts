@@ -1,16 +1,11 @@
 import type { ImportItem } from '../../agents/index.js';
+import type { ImportOutcome } from '../../domain/import-item-view.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
 
 /**
  * How `coffer agents import` describes each entry, before (--dry-run) and after. Secret
  * values are never printed: a secret shows as `NAME=***`.
  */
-
-/** What happened to one item when the plan ran. */
-export type ImportOutcome =
-  | { readonly kind: 'planned' }
-  | { readonly kind: 'added'; readonly pending: readonly string[] }
-  | { readonly kind: 'failed'; readonly message: string };
 
 function target(definition: ServerDefinition): string {
   if (definition.transport === 'stdio')
@@ -68,20 +63,4 @@ export function describeItem(item: ImportItem, outcome: ImportOutcome): string {
         ]
       : [];
   return [headline(item, outcome), ...details, ...pending].join('\n');
-}
-
-/** The item as JSON for --json, secrets by name only. */
-export function itemJson(item: ImportItem, outcome: ImportOutcome) {
-  return {
-    original: item.original,
-    server: item.server,
-    action: item.action,
-    ...(item.reason === undefined ? {} : { reason: item.reason }),
-    outcome: outcome.kind,
-    ...(outcome.kind === 'failed' ? { error: outcome.message } : {}),
-    ...(outcome.kind === 'added' ? { secrets_pending: outcome.pending } : {}),
-    ...(item.definition === undefined ? {} : { definition: item.definition }),
-    secrets: item.secrets.map((secret) => ({ kind: secret.kind, name: secret.name })),
-    notes: item.notes,
-  };
 }

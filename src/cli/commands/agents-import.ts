@@ -14,7 +14,8 @@ import { isCofferError } from '../../domain/errors.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
-import { describeItem, itemJson, type ImportOutcome } from './agents-import-report.js';
+import { importItemView, type ImportOutcome } from '../../domain/import-item-view.js';
+import { describeItem } from './agents-import-report.js';
 import { agentContext, parseScope, writeJson } from './agents-shared.js';
 
 export interface ImportFlags {
@@ -84,7 +85,7 @@ function report(
   if (flags.json === true) {
     writeJson(context, {
       dry_run: flags.dryRun === true,
-      items: results.map(([item, outcome]) => itemJson(item, outcome)),
+      items: results.map(([item, outcome]) => importItemView(item, outcome)),
     });
     return;
   }

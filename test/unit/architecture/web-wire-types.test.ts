@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ServerView } from '../../../src/api/server-view.js';
 import type { SecretView } from '../../../src/api/secret-routes.js';
-import type { ImportItemView } from '../../../src/api/agent-import.js';
+import type { ImportItemView } from '../../../src/domain/import-item-view.js';
 import type { PolicyView } from '../../../src/api/policy-routes.js';
 import type { ReviewView } from '../../../src/api/review-routes.js';
 import type {
