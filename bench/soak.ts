@@ -135,6 +135,20 @@ async function sample(daemon: BenchDaemon, load: Load, results: SoakResults): Pr
   }
 }
 
+/**
+ * The upstream processes still running once every session has closed. Closed sessions end
+ * theirs in the background: the count is taken when none is left, or after 10 s.
+ */
+async function leftoverUpstreams(daemonPid: number): Promise<number> {
+  const deadline = performance.now() + 10_000;
+  let left = descendants(daemonPid).length;
+  while (left > 0 && performance.now() < deadline) {
+    await sleep(100);
+    left = descendants(daemonPid).length;
+  }
+  return left;
+}
+
 async function soak(options: SoakOptions, results: SoakResults): Promise<void> {
   const daemon = await startDaemon();
   try {
@@ -158,8 +172,7 @@ async function soak(options: SoakOptions, results: SoakResults): Promise<void> {
       latency: percentiles(load.all),
       plateau: judgePlateau(results.samples),
     });
-    await sleep(2000); // closed sessions end their upstreams in the background
-    results.leftoverUpstreams = descendants(daemon.pid).length;
+    results.leftoverUpstreams = await leftoverUpstreams(daemon.pid);
   } finally {
     await daemon.stop();
   }
