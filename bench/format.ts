@@ -8,7 +8,8 @@ export function ratio(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`;
 }
 
-export function signedMs(value: number | undefined): string {
+/** A signed figure with two decimals (a difference, a slope); — when there is none. */
+export function signed(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
 }

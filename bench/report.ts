@@ -1,6 +1,6 @@
 /** The markdown report printed on stdout (and kept in docs/PERFORMANCE.md). */
 import type { FanOutResult } from './fan-out.js';
-import { count, mb, ms, ratio, signedMs, table } from './format.js';
+import { count, mb, ms, ratio, signed, table } from './format.js';
 import type { MemoryResult } from './memory.js';
 import { capacitySection } from './report-capacity.js';
 import { sideBySideSection } from './report-side-by-side.js';
@@ -48,7 +48,7 @@ function latencySection(run: UpstreamRun): string {
     ms(r.median.p90),
     ms(r.median.p99),
     ratio(r.median.p99 / r.median.p50),
-    r.target === 'direct-stdio' ? '—' : signedMs(r.addedP50Ms),
+    r.target === 'direct-stdio' ? '—' : signed(r.addedP50Ms),
     ratio(r.ratioP50),
     r.failure === undefined ? String(r.errors) : 'could not run',
   ]);
@@ -105,13 +105,13 @@ function fanOutSection(fanOut: FanOutResult): string {
       'cold: new session, initialize + first tools/list (direct: the slowest upstream, spawn → list)',
       ms(fanOut.cold.cofferMs, 0),
       ms(fanOut.cold.directSlowestMs, 0),
-      signedMs(fanOut.cold.addedMs),
+      signed(fanOut.cold.addedMs),
     ],
     [
       `cold, one upstream ${fanOut.slowInitMs / 1000} s slow to start`,
       ms(fanOut.coldSlow.cofferMs, 0),
       ms(fanOut.coldSlow.directSlowestMs, 0),
-      signedMs(fanOut.coldSlow.addedMs),
+      signed(fanOut.coldSlow.addedMs),
     ],
   ];
   return [
@@ -130,7 +130,7 @@ function warmRows(fanOut: FanOutResult): string[][] {
       `warm (cached), p50 / p90 (direct: one server of all ${warmBeside.directTools} tools, same SDK client)`,
       pair(warm),
       pair(warmBeside.direct),
-      signedMs(warm.p50 - warmBeside.direct.p50),
+      signed(warm.p50 - warmBeside.direct.p50),
     ],
     [
       'warm, raw HTTP client (to the last byte, nothing parsed), p50 / p90',

@@ -2,7 +2,7 @@
  * The soak run's figures and how they are judged: RSS samples over time, a table row every
  * ~30 s, and a plateau verdict from the slope of the second half (least squares, MB/min).
  */
-import { count, mb, ms, table } from './format.js';
+import { count, mb, ms, signed, table } from './format.js';
 import type { Machine } from './machine.js';
 import type { Percentiles } from './stats.js';
 
@@ -52,7 +52,11 @@ export interface Plateau {
   readonly secondHalfSlopeMbPerMin: number;
   /** The same over the floor: each 30 s window's lowest sample, what survives a GC. */
   readonly floorSecondHalfSlopeMbPerMin: number;
-  readonly plateaued: boolean;
+  /**
+   * Undefined when the second half has fewer than two floors (a run under about two
+   * minutes): no slope, so no verdict, rather than a plateau claimed on no evidence.
+   */
+  readonly plateaued: boolean | undefined;
 }
 
 /** Floor growth under this in the second half counts as flat: noise, not a leak. */
@@ -97,12 +101,17 @@ export function judgePlateau(samples: readonly RssSample[]): Plateau | undefined
     firstHalfSlopeMbPerMin: slopeMbPerMin(samples.slice(0, half)),
     secondHalfSlopeMbPerMin: slopeMbPerMin(secondHalf),
     floorSecondHalfSlopeMbPerMin: floorSlope,
-    plateaued: !(floorSlope >= PLATEAU_MB_PER_MIN),
+    plateaued: Number.isNaN(floorSlope) ? undefined : floorSlope < PLATEAU_MB_PER_MIN,
   };
 }
 
-function signed(value: number): string {
-  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
+function verdict({ plateaued }: Plateau): string {
+  if (plateaued === undefined)
+    return `**Too short to judge** (the second half needs two ${FLOOR_WINDOW_S} s floors: run 2 minutes or more).`;
+  return (
+    `**${plateaued ? 'Plateau' : 'No plateau'}** ` +
+    `(floor growth ${plateaued ? 'under' : 'at or over'} ${PLATEAU_MB_PER_MIN} MB/min).`
+  );
 }
 
 export function renderSoak(results: SoakResults): string {
@@ -155,8 +164,7 @@ export function renderSoak(results: SoakResults): string {
         `${signed(plateau.firstHalfSlopeMbPerMin)} MB/min, second half ` +
         `${signed(plateau.secondHalfSlopeMbPerMin)} MB/min; of the ${FLOOR_WINDOW_S} s floors ` +
         `in the second half ${signed(plateau.floorSecondHalfSlopeMbPerMin)} MB/min. ` +
-        `**${plateau.plateaued ? 'Plateau' : 'No plateau'}** ` +
-        `(floor growth ${plateau.plateaued ? 'under' : 'at or over'} ${PLATEAU_MB_PER_MIN} MB/min).`,
+        verdict(plateau),
     );
   }
   if (results.errorSamples.length > 0) {
