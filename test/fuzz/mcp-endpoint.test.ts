@@ -1,8 +1,11 @@
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../support/running-daemon.js';
 import { upstreamLog, upstreamLogCount } from '../support/upstream-log.js';
 import { expectMcpAnswer, rpcMessages } from './support/answer-shapes.js';
 import {
@@ -28,7 +31,6 @@ import { rawRequest } from './support/raw-request.js';
  * daemon stays up with bounded memory, and nothing reaches Object.prototype.
  */
 const settings = fuzzSettings();
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 const MCP_LIMIT = 4 * 1024 * 1024;
 
 const accept = fc.constantFrom(

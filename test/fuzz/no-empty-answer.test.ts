@@ -1,7 +1,10 @@
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, startDaemon, type RunningDaemon } from '../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../support/running-daemon.js';
 import { expectMcpAnswer, rpcMessages } from './support/answer-shapes.js';
 import { fuzzSettings, propertyParameters } from './support/fuzz-settings.js';
 import { idText, jsonText, METHODS } from './support/hostile-json.js';
@@ -13,7 +16,6 @@ import { closeSession, mcpHeaders, openSession, postMcp } from './support/mcp-se
  * duplicate keys, gets a JSON-RPC answer or a 4xx, never a 200 with nothing in it.
  */
 const settings = fuzzSettings();
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 const requestText = fc
   .record({

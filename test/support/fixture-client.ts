@@ -8,12 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import {
-  assertFixtureBuilt,
-  expectProcessGone,
-  FIXTURE_LEAK_MARKER,
-  FIXTURE_PATH,
-} from './fixture-process.js';
+import { assertFixtureBuilt, expectProcessGone, FIXTURE_LEAK_MARKER } from './fixture-process.js';
+import { fixtureServer } from './running-daemon.js';
 
 export interface ClientOptions {
   readonly capabilities?: ClientCapabilities;
@@ -54,7 +50,7 @@ export async function connectFixtureStdio(
   assertFixtureBuilt();
   const params: StdioServerParameters = {
     command: process.execPath,
-    args: [FIXTURE_PATH, ...args],
+    args: [fixtureServer, ...args],
     stderr: 'pipe',
     ...(options.env ? { env: options.env } : {}),
   };

@@ -6,11 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-export const FIXTURE_PATH = fileURLToPath(
-  new URL('../../dist/test/fixtures/fake-mcp-server.js', import.meta.url),
-);
+import { fixtureServer } from './running-daemon.js';
 
 /**
  * What the fixture does when timers or sockets keep it alive after shutdown: exits with this code
@@ -47,8 +43,8 @@ export interface StartOptions {
 }
 
 export function assertFixtureBuilt(): void {
-  if (!existsSync(FIXTURE_PATH)) {
-    throw new Error(`${FIXTURE_PATH} is missing: run \`npm run build\` first`);
+  if (!existsSync(fixtureServer)) {
+    throw new Error(`${fixtureServer} is missing: run \`npm run build\` first`);
   }
 }
 
@@ -58,7 +54,7 @@ export async function startFixtureHttp(
   options: StartOptions = {},
 ): Promise<FixtureHttp> {
   assertFixtureBuilt();
-  const child = spawn(process.execPath, [FIXTURE_PATH, '--http', '0', ...args], {
+  const child = spawn(process.execPath, [fixtureServer, '--http', '0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: options.env ?? process.env,
   });

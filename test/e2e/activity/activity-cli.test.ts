@@ -6,13 +6,11 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cofferBin,
-  repoRoot,
   startDaemon,
   type RunningDaemon,
+  fixtureServer as FIXTURE,
 } from '../../support/running-daemon.js';
 import { runCoffer } from '../secrets/run-coffer.js';
-
-const FIXTURE = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 interface Row {
   id: number;

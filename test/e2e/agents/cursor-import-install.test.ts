@@ -14,10 +14,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePortRange } from '../../support/free-port-range.js';
-import { cofferBin, repoRoot } from '../../support/running-daemon.js';
+import { cofferBin, repoRoot, fixtureServer as FIXTURE } from '../../support/running-daemon.js';
 import { toolsOnceListed } from '../../support/listed-tools.js';
 
-const FIXTURE = join(repoRoot, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
 const TOKEN = 'e2e-tok-3f9a1c7d5b2e';
 
 interface Run {

@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+export { fixtureServer as FIXTURE } from '../../support/running-daemon.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 export const COFFER_BIN = join(root, 'bin', 'coffer.js');
-export const FIXTURE = join(root, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
 
 export interface RunResult {
   readonly code: number;

@@ -3,12 +3,9 @@
  * a tool's JSON text, and finding real processes by a marker in their command line (Linux /proc).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
-import { repoRoot, type RunningDaemon } from '../../support/running-daemon.js';
-
-export const fixturePath = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+import { fixtureServer as fixturePath, type RunningDaemon } from '../../support/running-daemon.js';
 
 /** Registers the fixture as a stdio upstream named `name`, with extra fixture flags. */
 export async function registerFixture(

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toolsOnceListed } from '../../support/listed-tools.js';
 import { addEverything, everythingServer } from '../../support/everything-server.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 const loose = z.looseObject({});
 
 /**

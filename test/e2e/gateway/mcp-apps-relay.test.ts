@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -9,9 +8,12 @@ import {
   APP_UI_META,
   UI_EXTENSION,
 } from '../../fixtures/fake-mcp-server/apps-catalog.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 const loose = z.looseObject({});
 const APP = 'ui://kit/dashboard/index.html';
 

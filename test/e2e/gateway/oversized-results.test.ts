@@ -1,11 +1,12 @@
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 import { runCoffer } from '../secrets/run-coffer.js';
-
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 /**
  * A big message for the fixture's `echo`, which answers its arguments as JSON text: about

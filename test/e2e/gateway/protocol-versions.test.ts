@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 
 /** One JSON-RPC exchange over Streamable HTTP; answers may come as JSON or one SSE event. */
 async function post(

@@ -1,10 +1,11 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 import { rpcMessages } from '../../fuzz/support/answer-shapes.js';
 import { closeSession, mcpHeaders, openSession, postMcp } from '../../fuzz/support/mcp-session.js';
-
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 /**
  * Issue #19 item 2: ids and duplicate keys on /mcp (docs/SECURITY.md, "Hostile input"). Every POST gets either a JSON-RPC

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 import { toolsOnceListed } from '../../support/listed-tools.js';
-
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 /**
  * A slow upstream must not hold the others hostage: once the list timeout passes, its

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
-import { FIXTURE_PATH } from '../../support/fixture-process.js';
+import { fixtureServer } from '../../support/running-daemon.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 /** Pids of live processes whose command line contains `marker` (Linux /proc). */
@@ -34,7 +34,7 @@ describe.runIf(process.platform === 'linux')('the per-server process limit', () 
       name: 'capped',
       transport: 'stdio',
       command: process.execPath,
-      args: [FIXTURE_PATH, '--name', marker],
+      args: [fixtureServer, '--name', marker],
     });
     const [first, second, third] = await Promise.all([
       daemon.client({ name: 'first' }),

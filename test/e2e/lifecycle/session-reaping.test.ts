@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { eventually } from '../../support/eventually.js';
-import { FIXTURE_PATH } from '../../support/fixture-process.js';
+import { fixtureServer } from '../../support/running-daemon.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 /** Pids of live processes whose command line contains `marker` (Linux /proc). */
@@ -63,7 +63,7 @@ describe.runIf(process.platform === 'linux')('session reaping', () => {
         name: 'per_session',
         transport: 'stdio',
         command: process.execPath,
-        args: [FIXTURE_PATH, '--name', marker],
+        args: [fixtureServer, '--name', marker],
       });
       const baseline = pidsWith(marker).length;
       let peak = 0;

@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+import {
+  repoRoot,
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 
 /** Pids of live processes whose command line contains `marker` (Linux /proc). */
 function pidsWith(marker: string): number[] {

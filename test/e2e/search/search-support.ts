@@ -1,11 +1,11 @@
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
-import { repoRoot, type RunningDaemon } from '../../support/running-daemon.js';
-
-export const fixtureScript = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+import {
+  fixtureServer as fixtureScript,
+  type RunningDaemon,
+} from '../../support/running-daemon.js';
 
 /** Registers the fixture MCP server (stdio, basic scenario) as `name`. */
 export async function addFixture(daemon: RunningDaemon, name: string): Promise<void> {

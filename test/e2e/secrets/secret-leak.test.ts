@@ -3,10 +3,13 @@ import { basename, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as FIXTURE,
+} from '../../support/running-daemon.js';
 import { filesUnder, runCoffer } from './run-coffer.js';
 
-const FIXTURE = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 /** Distinct and unlikely anywhere by chance, so a hit is a leak. */
 const SECRET = `sk-leaktest-${Math.random().toString(36).slice(2)}-Zq8`;
 

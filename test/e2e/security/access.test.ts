@@ -1,6 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 import { rawRequest, type RawResponse } from '../../fuzz/support/raw-request.js';
 import {
   expectSessionAlive,
@@ -14,7 +17,6 @@ import {
  * and only the token opens MCP; the UI cookie opens the API for same-origin pages only;
  * a session id is not a credential. docs/SECURITY.md maps each threat to a test here.
  */
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { freePortRange } from '../../support/free-port-range.js';
-import { cofferBin, repoRoot } from '../../support/running-daemon.js';
+import { cofferBin, fixtureServer as fixture } from '../../support/running-daemon.js';
 
 /**
  * Under `umask 000` every file Coffer creates would be world-writable unless it sets the
@@ -15,7 +15,6 @@ import { cofferBin, repoRoot } from '../../support/running-daemon.js';
  * make it write everything it writes (database, daemon.json, secrets.json, its log and
  * an upstream's log), and check every entry of the home.
  */
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 interface Started {
   child: ChildProcess;

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { cofferBin, repoRoot, type RunningDaemon } from '../../support/running-daemon.js';
+export { fixtureServer as FIXTURE } from '../../support/running-daemon.js';
 
 /** Debian's chromium (apt-get install chromium); never a browser Playwright downloads. */
 export const CHROMIUM = process.env.COFFER_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
-export const FIXTURE = join(repoRoot, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
 
 export interface Browser {
   readonly context: BrowserContext;

@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cofferPaths } from '../../../src/config/home.js';
 import { ensurePrivateDir } from '../../../src/config/private-files.js';
@@ -10,14 +9,7 @@ import { createServices } from '../../../src/daemon/services.js';
 import type { DaemonServices } from '../../../src/daemon/daemon-services.js';
 import type { ConnectionTestResult, ServerCapabilities } from '../../../src/domain/ports.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-
-/**
- * The routes whose answers come from live upstreams (capabilities, refresh, test),
- * through the daemon's real composition: SQLite store, AdminCatalog, the fixture MCP
- * server over stdio, and an address where nothing listens.
- */
-const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const FIXTURE = join(root, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
+import { fixtureServer as FIXTURE } from '../../support/running-daemon.js';
 
 let home: string;
 let services: DaemonServices;
@@ -76,6 +68,11 @@ afterAll(async () => {
 const keysOf = (capabilities: ServerCapabilities, field: keyof ServerCapabilities) =>
   capabilities[field].items.map((item) => [item.key, item.enabled]);
 
+/**
+ * The routes whose answers come from live upstreams (capabilities, refresh, test),
+ * through the daemon's real composition: SQLite store, AdminCatalog, the fixture MCP
+ * server over stdio, and an address where nothing listens.
+ */
 describe('capabilities, refresh and test with the real catalog', () => {
   it('GET /servers/:name/capabilities lists live, all enabled by default', async () => {
     const capabilities = await json<ServerCapabilities>(

@@ -2,11 +2,14 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  startDaemon,
+  type RunningDaemon,
+  fixtureServer as fixture,
+} from '../../support/running-daemon.js';
 import { SocketClient } from '../../support/socket-client.js';
 import { pidsWithArg } from '../shim/support/processes.js';
 
-const fixture = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 const initialize = (id: number, capabilities: object = {}) => ({
   jsonrpc: '2.0',
   id,

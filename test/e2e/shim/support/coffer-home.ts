@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { freePortRange } from '../../../support/free-port-range.js';
 import { upstreamPids } from '../../../support/upstream-processes.js';
 import { killAll, pidsWithArg, pidsWithEnv } from '../../../integration/shim/support/processes.js';
-import { cofferBin, repoRoot } from '../../../integration/shim/support/shim-client.js';
-
-const fixtureScript = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
+import { cofferBin } from '../../../integration/shim/support/shim-client.js';
+import { fixtureServer as fixtureScript } from '../../../support/running-daemon.js';
 
 export interface DaemonFile {
   readonly pid: number;
