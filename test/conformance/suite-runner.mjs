@@ -25,8 +25,8 @@ export function node22() {
   return found;
 }
 
-/** Runs `entry server --url <url> <selection…>` on Node 22; resolves with its exit code. */
-export function runSuite(entry, url, selection) {
+/** Runs the suite at `entry` with `args` on Node 22; resolves with its exit code. */
+export function runOnNode22(entry, args, options = {}) {
   let node;
   try {
     node = node22();
@@ -34,9 +34,8 @@ export function runSuite(entry, url, selection) {
     console.error(error.message);
     return Promise.resolve(1);
   }
-  const args = [entry, 'server', '--url', url, ...selection];
-  console.log(`> node@22 ${args.join(' ')}`);
-  const suite = spawn(node, args, { stdio: 'inherit' });
+  console.log(`> node@22 ${[entry, ...args].join(' ')}`);
+  const suite = spawn(node, [entry, ...args], { stdio: 'inherit', ...options });
   return new Promise((resolve) => {
     suite.once('error', (error) => {
       console.error(`could not start the suite: ${error.message}`);
@@ -44,4 +43,9 @@ export function runSuite(entry, url, selection) {
     });
     suite.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/** Runs `entry server --url <url> <selection…>` on Node 22; resolves with its exit code. */
+export function runSuite(entry, url, selection) {
+  return runOnNode22(entry, ['server', '--url', url, ...selection]);
 }
