@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
+import { importItemView } from '../domain/import-item-view.js';
 import type { AgentChangeKind, AgentSetup } from '../domain/ports.js';
 import { recordAdmin } from './admin-audit.js';
 import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
-import { importItemView } from '../domain/import-item-view.js';
 import { runImport } from './agent-import.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';

@@ -11,10 +11,10 @@ import {
   type SecretToStore,
 } from '../../agents/index.js';
 import { isCofferError } from '../../domain/errors.js';
+import { importItemView, type ImportOutcome } from '../../domain/import-item-view.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
-import { importItemView, type ImportOutcome } from '../../domain/import-item-view.js';
 import { describeItem } from './agents-import-report.js';
 import { agentContext, parseScope, writeJson } from './agents-shared.js';
 
