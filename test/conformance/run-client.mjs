@@ -11,22 +11,10 @@
  * The suite needs Node 22 (it calls fs.globSync): found once, see suite-runner.mjs.
  */
 import console from 'node:console';
-import { dirname, join } from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import { runOnNode22 } from './suite-runner.mjs';
+import { legacySuite, modernSuite, repoRoot, runOnNode22 } from './suite-runner.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLIENT = 'node test/conformance/gateway-client.mjs';
-const legacySuite = join(
-  root,
-  'node_modules',
-  '@modelcontextprotocol',
-  'conformance',
-  'dist',
-  'index.js',
-);
-const modernSuite = join(root, 'node_modules', 'conformance-2026', 'dist', 'index.js');
 
 const LEGACY = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const MODERN = [
@@ -71,7 +59,9 @@ async function main(argv) {
     return 2;
   }
   for (const [suite, args] of runs(mode)) {
-    const code = await runOnNode22(suite, ['client', ...args, '--command', CLIENT], { cwd: root });
+    const code = await runOnNode22(suite, ['client', ...args, '--command', CLIENT], {
+      cwd: repoRoot,
+    });
     if (code !== 0) return code;
   }
   return 0;

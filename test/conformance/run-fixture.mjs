@@ -19,16 +19,13 @@
 import { spawn } from 'node:child_process';
 import console from 'node:console';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { fileURLToPath } from 'node:url';
-import { runSuite } from './suite-runner.mjs';
+import { legacySuite, repoRoot, runSuite } from './suite-runner.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fixture = join(root, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
-const suiteBin = join(root, 'node_modules', '.bin', 'conformance');
+const fixture = join(repoRoot, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
 const READY_TIMEOUT_MS = 15_000;
 
 function startFixture() {
@@ -85,7 +82,7 @@ async function main() {
   try {
     const url = `http://127.0.0.1:${await port}/mcp`;
     const extraArgs = process.argv.slice(2);
-    return await runSuite(suiteBin, url, extraArgs.length > 0 ? extraArgs : ['--suite', 'all']);
+    return await runSuite(legacySuite, url, extraArgs.length > 0 ? extraArgs : ['--suite', 'all']);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;

@@ -30,16 +30,12 @@ import console from 'node:console';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import { runSuite } from './suite-runner.mjs';
+import { legacySuite, modernSuite, repoRoot, runSuite } from './suite-runner.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const coffer = join(root, 'bin', 'coffer.js');
-const fixture = join(root, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
-const suiteBin = join(root, 'node_modules', '.bin', 'conformance');
-const modernEntry = join(root, 'node_modules', 'conformance-2026', 'dist', 'index.js');
+const coffer = join(repoRoot, 'bin', 'coffer.js');
+const fixture = join(repoRoot, 'dist', 'test', 'fixtures', 'fake-mcp-server.js');
 const MODERN_RUNS = [
   { path: '/servers/fixture/mcp', baseline: 'modern-passthrough.yaml' },
   { path: '/mcp', baseline: 'modern-aggregate.yaml' },
@@ -88,17 +84,17 @@ function startProxy(daemon) {
 function plan(argv) {
   if (!argv.includes('--modern')) {
     const selection = argv.length > 0 ? argv : ['--suite', 'all'];
-    return [{ entry: suiteBin, path: '/servers/fixture/mcp', selection }];
+    return [{ entry: legacySuite, path: '/servers/fixture/mcp', selection }];
   }
   const rest = argv.filter((arg) => arg !== '--modern');
   const at = rest.indexOf('--path');
   if (at >= 0) {
     const path = rest[at + 1] ?? '/servers/fixture/mcp';
     rest.splice(at, 2);
-    if (rest.length > 0) return [{ entry: modernEntry, path, selection: rest }];
+    if (rest.length > 0) return [{ entry: modernSuite, path, selection: rest }];
     return MODERN_RUNS.filter((run) => run.path === path).map((run) => modernRun(run));
   }
-  if (rest.length > 0) return [{ entry: modernEntry, path: MODERN_RUNS[0].path, selection: rest }];
+  if (rest.length > 0) return [{ entry: modernSuite, path: MODERN_RUNS[0].path, selection: rest }];
   return [...BRIDGED.map(bridgedRun), ...MODERN_RUNS.map((run) => modernRun(run))];
 }
 
@@ -128,7 +124,7 @@ const BRIDGED = [
 
 function bridgedRun(name) {
   const selection = ['--scenario', `input-required-result-${name}`];
-  return { entry: modernEntry, path: MODERN_RUNS[0].path, selection, restart: true };
+  return { entry: modernSuite, path: MODERN_RUNS[0].path, selection, restart: true };
 }
 
 /** Disabling the fixture ends its connection, and with it any call a scenario left parked. */
@@ -143,9 +139,9 @@ async function restartFixture(daemon) {
 }
 
 function modernRun({ path, baseline }) {
-  const file = join(root, 'test', 'conformance', baseline);
+  const file = join(repoRoot, 'test', 'conformance', baseline);
   const selection = ['--requirements', '2026-07-28', '--expected-failures', file];
-  return { entry: modernEntry, path, selection, restart: true };
+  return { entry: modernSuite, path, selection, restart: true };
 }
 
 async function runPlan(daemon, origin, argv) {

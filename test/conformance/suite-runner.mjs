@@ -6,6 +6,14 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import console from 'node:console';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The 2025 line of the suite (@modelcontextprotocol/conformance, pinned 0.1.16). */
+export const legacySuite = join(repoRoot, 'node_modules', '.bin', 'conformance');
+/** The 2026-07-28 line (the `conformance-2026` alias of 0.2.0-alpha). */
+export const modernSuite = join(repoRoot, 'node_modules', 'conformance-2026', 'dist', 'index.js');
 
 let found;
 
