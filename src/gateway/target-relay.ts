@@ -74,7 +74,7 @@ export class TargetRelay {
         ? this.exposeContents(result, route.server.name)
         : exposeResultUris(result, route.server.name, this.deps.namespace);
     } catch (error) {
-      const at = refusedAt(audited, error);
+      const at = refusedAt(audited, error, this.deps.namespace, target.type);
       this.deps.audit.record({ ...audit, target: at, error, guarded: events });
       throw error;
     }
@@ -137,11 +137,22 @@ export class TargetRelay {
   }
 }
 
-/** A refusal before routing still names the server when the error knows it. */
-function refusedAt(audited: AuditTarget, error: unknown): AuditTarget {
+/**
+ * A refusal before routing still names the server when the error knows it, and then the
+ * capability by that server's own name, as the rows of calls that went through do: a
+ * refused `fx__echo` and a relayed one are both `fx` / `echo` in the activity log.
+ */
+function refusedAt(
+  audited: AuditTarget,
+  error: unknown,
+  namespace: Namespace,
+  type: CapabilityType,
+): AuditTarget {
   if (audited.server !== null || !(error instanceof CofferError)) return audited;
   const server = error.data?.['server'];
-  return typeof server === 'string' ? { ...audited, server } : audited;
+  if (typeof server !== 'string') return audited;
+  const parsed = namespace.parse(type, audited.key);
+  return { server, key: parsed?.server === server ? parsed.key : audited.key };
 }
 
 /**

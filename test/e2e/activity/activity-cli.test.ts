@@ -74,7 +74,7 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
     expect(row?.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
-  it('a refused call is recorded with its error code and the server it was meant for', async () => {
+  it('a refused call is recorded with its error code, and the server and tool it was meant for', async () => {
     const disabled = await runCoffer(daemon.env, ['mcp', 'disable', 'fx', '--tool', 'echo']);
     expect(disabled.code, disabled.stderr).toBe(0);
     await expect(call(client, 'fx__echo')).rejects.toThrow(/disabled/);
@@ -84,11 +84,12 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
         (await activityJson(daemon, '--outcome', 'error')).map((row) => [
           row.error_code,
           row.server,
+          row.capability_key,
         ]),
       )
       .toEqual([
-        ['CAPABILITY_NOT_FOUND', 'fx'],
-        ['TOOL_DISABLED', 'fx'],
+        ['CAPABILITY_NOT_FOUND', 'fx', 'missing'],
+        ['TOOL_DISABLED', 'fx', 'echo'],
       ]);
     const admin = await activityJson(daemon, '--limit', '1000');
     expect(

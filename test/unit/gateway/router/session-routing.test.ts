@@ -69,7 +69,7 @@ describe('a session routes each request to the upstream that owns it', () => {
     ]);
   });
 
-  it('refuses a disabled tool with TOOL_DISABLED and the command to enable it, and records the server', async () => {
+  it('refuses a disabled tool with TOOL_DISABLED and the command to enable it, and records the server and tool', async () => {
     harness = await startSession({ fx: echo });
     await harness.initialize();
     harness.preferences.disable('fx', 'tool', 'echo');
@@ -81,7 +81,12 @@ describe('a session routes each request to the upstream that owns it', () => {
     expect(JSON.stringify(call['error'])).toContain('coffer mcp enable fx --tool echo');
     expect(harness.upstreams.latest('fx').calledWith('tools/call')).toHaveLength(0);
     expect(harness.activity).toEqual([
-      expect.objectContaining({ server: 'fx', outcome: 'error', error_code: 'TOOL_DISABLED' }),
+      expect.objectContaining({
+        server: 'fx',
+        capability_key: 'echo',
+        outcome: 'error',
+        error_code: 'TOOL_DISABLED',
+      }),
     ]);
   });
 
@@ -92,7 +97,7 @@ describe('a session routes each request to the upstream that owns it', () => {
     await harness.client.request(3, 'tools/call', { name: 'ghost__echo' });
     expect(harness.activity.map((row) => [row.server, row.capability_key, row.error_code])).toEqual(
       [
-        ['fx', 'fx__nope', 'CAPABILITY_NOT_FOUND'],
+        ['fx', 'nope', 'CAPABILITY_NOT_FOUND'],
         [null, 'ghost__echo', 'CAPABILITY_NOT_FOUND'],
       ],
     );
