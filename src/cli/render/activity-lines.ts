@@ -32,7 +32,8 @@ export function renderActivityLine(row: ActivityRow, colors: Colors): string {
   const cells = [
     colors.dim(localTime(row.at)),
     client(row).slice(0, 40).padEnd(20),
-    row.action.padEnd(14),
+    // As wide as the longest action, capability.disable, so that --follow lines align too.
+    row.action.padEnd(18),
     (row.server ?? '-').padEnd(12),
     (row.capability_key ?? '-').padEnd(20),
     duration.padStart(8),
