@@ -57,12 +57,19 @@ describe('coffer doctor', () => {
     expect(process.env['PATH']?.includes(shellBin)).toBe(false);
     const added = await cli.run('mcp', 'add', 'viashell', '--', 'coffer-test-mcp-server');
     expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).not.toContain('warning');
     const tested = await cli.run('mcp', 'test', 'viashell');
     expect(tested.code, tested.stderr).toBe(0);
   });
 
   it('reports the set-up as JSON, and what is broken with its fix', async () => {
-    await cli.run('mcp', 'add', 'ghost', '--', 'coffer-no-such-command');
+    const added = await cli.run('mcp', 'add', 'ghost', '--', 'coffer-no-such-command');
+    // Added all the same (it may be installed later), with the warning and its fix at once.
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('Added server "ghost"');
+    expect(added.stderr).toContain(
+      'coffer: warning: command not found: coffer-no-such-command (not on the PATH Coffer searches)\n  fix: install coffer-no-such-command',
+    );
     const { code, output } = await doctorJson();
     expect(code).toBe(ExitCode.GENERIC);
     expect(output.ok).toBe(false);
