@@ -73,7 +73,7 @@ describe('a session holds back a tool whose definition changed since it was pinn
     expect(h.upstreams.latest('web').calledWith('tools/call')).toHaveLength(0);
     expect(h.activity.at(-1)).toMatchObject({
       server: 'web',
-      capability_key: 'web__fetch',
+      capability_key: 'fetch',
       error_code: 'TOOL_CHANGED',
     });
     const search = await h.client.request(4, 'tools/call', {

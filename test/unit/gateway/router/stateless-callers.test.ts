@@ -55,7 +55,7 @@ describe('activity rows of 2026-07-28 requests', () => {
     expect(rows).toEqual([
       ['quick', 'beta', '2'],
       ['slow', 'alpha', '1'],
-      ['fx__hello', null, null],
+      ['hello', null, null],
     ]);
     expect(activity.every((row) => row.session_id === null)).toBe(true);
   });
