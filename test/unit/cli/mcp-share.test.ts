@@ -62,6 +62,8 @@ describe('coffer mcp add --shared', () => {
     expect(run.code).toBe(0);
     expect(run.sent).toEqual([
       { method: 'post', path: '/servers', body: expect.objectContaining({ shared: true }) },
+      // What would stop it from starting (doctor's findings), said right after adding it.
+      { method: 'get', path: '/doctor', body: undefined },
     ]);
     expect(run.stdout).toBe(
       'Added server "fetch" (stdio: uvx mcp-server-fetch, shared by all agents)\n',
