@@ -50,7 +50,11 @@ export function install(context: CliContext, id: string, flags: InstallFlags): v
   else if (dryRun) lines.push('Dry run: nothing was changed (a backup is taken before any write).');
   else {
     const { backup } = applyInstall(context.paths.home, plan);
-    lines.push(`Backed up the previous file as ${backup?.id ?? '?'}; wrote ${location.path}.`);
+    lines.push(
+      backup?.existed === false
+        ? `Created ${location.path} (there was no file before; backup ${backup.id} records that, and uninstall removes it).`
+        : `Backed up the previous file as ${backup?.id ?? '?'}; wrote ${location.path}.`,
+    );
     lines.push(`Restart ${agent.displayName} to pick up the change.`);
   }
   context.stdout.write(`${lines.join('\n')}\n`);

@@ -138,4 +138,19 @@ describe('coffer agents without the daemon', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('known agents: claude-desktop, claude-code, cursor');
   });
+
+  it('says it created a file there was none of, and uninstall removes it', async () => {
+    const file = join(home, '.claude.json');
+    expect(existsSync(file)).toBe(false);
+    const run = await coffer('agents', 'install', 'claude-code');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(`Created ${file} \\(there was no file before; backup \\S+ records that`),
+    );
+    expect(run.stdout).not.toContain('Backed up the previous file');
+    expect(existsSync(file)).toBe(true);
+    const uninstall = await coffer('agents', 'uninstall', 'claude-code');
+    expect(uninstall.code, uninstall.stderr).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
 });
