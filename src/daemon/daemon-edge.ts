@@ -1,89 +1,30 @@
-import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { Hono, type Context, type Next } from 'hono';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorCode } from '../domain/errors.js';
+import { Hono } from 'hono';
 import { traceFields, type Logger } from '../observability/logger.js';
 import { requestTrace } from '../observability/request-trace.js';
-import type { TraceContext } from '../observability/trace-context.js';
-import { checkAccess, checkBrowserAccess, type AccessDecision } from './access-guard.js';
 import type { DaemonApi } from './daemon-api.js';
 import type { DaemonServices } from './daemon-services.js';
-import { errorBody, errorResponseFor } from './error-response.js';
+import { guarded, refusal, SERVER_MCP_PATH, type EdgeAccessOptions } from './edge-access.js';
+import {
+  errorAnswer,
+  jsonAnswer,
+  pathnameOf,
+  raw,
+  type Edge,
+  type EdgeContext,
+  type EdgeHandler,
+} from './edge-answers.js';
+import { errorResponseFor } from './error-response.js';
 import { OAUTH_CALLBACK_PATH } from './oauth-services.js';
 import { LOGIN_CODE_PATH, LOGIN_PATH, type UiRoutes } from './ui-routes.js';
 
-export interface DaemonRouterOptions {
-  readonly port: number;
-  readonly token: string;
-  readonly logger: Logger;
+export interface DaemonRouterOptions extends EdgeAccessOptions {
   readonly services: Pick<DaemonServices, 'handleMcp' | 'handleOAuthCallback'>;
   /** The daemon's API app (daemon routes first, then services.api). */
   readonly api: DaemonApi;
-  /** The web UI and its browser login; without it only the token opens anything. */
-  readonly ui?: UiRoutes;
-}
-
-interface EdgeEnv {
-  Bindings: HttpBindings;
-  /** The guard let a browser session in (not the token holder). */
-  Variables: { browser: boolean };
-}
-type Edge = Hono<EdgeEnv>;
-type EdgeContext = Context<EdgeEnv>;
-type EdgeHandler = (c: EdgeContext, next: Next) => Response | Promise<Response> | Promise<void>;
-type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-const SERVER_MCP_PATH = /^\/servers\/([^/]+)\/mcp$/;
-
-export function pathnameOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const query = raw.indexOf('?');
-  return query === -1 ? raw : raw.slice(0, query);
-}
-
-const isApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
-const isMcpPath = (path: string): boolean => path === '/mcp' || SERVER_MCP_PATH.test(path);
-
-/** A JSON answer with the headers every daemon JSON answer carries. */
-export function jsonAnswer(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      ...headers,
-    },
-  });
-}
-
-/** What an error answer may add: headers, the hint, and the trace its body names. */
-export interface ErrorExtras {
-  readonly headers?: Record<string, string>;
-  readonly hint?: string;
-  readonly trace?: TraceContext;
-}
-
-export function errorAnswer(
-  status: number,
-  code: ErrorCode,
-  message: string,
-  { headers = {}, hint, trace }: ErrorExtras = {},
-): Response {
-  return jsonAnswer(status, errorBody(code, message, hint, trace), headers);
 }
 
 const isGet = (c: EdgeContext): boolean => c.env.incoming.method === 'GET';
-
-/** Hands the node request and response to a handler that answers on them itself. */
-function raw(c: EdgeContext, handler: RawHandler): Response {
-  handler(c.env.incoming, c.env.outgoing);
-  return RESPONSE_ALREADY_SENT;
-}
 
 function decodeSegment(segment: string): string | undefined {
   try {
@@ -91,91 +32,6 @@ function decodeSegment(segment: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Segments of characters the URL parser keeps as they are, none of them "." or "..": such a
- * path is canonical without building a URL (every request of an agent is one of these).
- */
-const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[\w.~!$&'()*+,;=:@-]+)+$/;
-
-/**
- * A path the URL parser would rewrite (dot segments, plain or percent-encoded, and
- * backslashes) is refused: the guard and the routes must judge the path that is served,
- * and `/api/v1/%2e%2e/x` would otherwise reach the API app as `/x`.
- */
-function isCanonicalPath(path: string): boolean {
-  if (PLAIN_PATH.test(path)) return true;
-  try {
-    return new URL(path, 'http://127.0.0.1').pathname === path;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A request with the UI's session cookie and no Authorization header is the browser's:
- * it may reach the UI and the REST API, never MCP (agents hold the token). Anything
- * else is judged by the token alone.
- */
-function authorize(
-  req: IncomingMessage,
-  path: string,
-  options: DaemonRouterOptions,
-): { decision: AccessDecision; browser: boolean } {
-  const { ui } = options;
-  const browser =
-    ui !== undefined &&
-    req.headers.authorization === undefined &&
-    ui.sessions.sessionFrom(req.headers.cookie) !== undefined &&
-    // `/mcp` is also a file-like name: a GET there is MCP's stream, never the browser's.
-    !isMcpPath(path) &&
-    (isApiPath(path) || ui.isFile(req.method, path));
-  return browser
-    ? { decision: checkBrowserAccess(req, options, ui.sessions), browser }
-    : { decision: checkAccess(req, options), browser };
-}
-
-/**
- * The access guard: token (or the UI's session), Host, Origin; then a canonical path.
- * The refusal to answer with, or undefined when the request may go on.
- */
-function refusal(c: EdgeContext, options: DaemonRouterOptions): Response | undefined {
-  const req = c.env.incoming;
-  const path = c.req.path;
-  const { decision, browser } = authorize(req, path, options);
-  if (!decision.ok) {
-    options.logger.warn({ method: req.method, path, status: decision.status }, decision.message);
-    const { ui } = options;
-    if (ui?.wantsPage(req, path) === true) return raw(c, (_, res) => ui.denied(res, decision));
-    const challenge: Record<string, string> =
-      decision.status === 401 ? { 'www-authenticate': 'Bearer realm="coffer"' } : {};
-    const extras = { headers: challenge, trace: requestTrace(req) };
-    return errorAnswer(decision.status, decision.code, decision.message, {
-      ...extras,
-      ...(decision.hint === undefined ? {} : { hint: decision.hint }),
-    });
-  }
-  if (!isCanonicalPath(path)) {
-    return errorAnswer(
-      400,
-      'INVALID_INPUT',
-      'Malformed path: percent-encode it, without "." or ".." segments',
-      { trace: requestTrace(req) },
-    );
-  }
-  c.set('browser', browser);
-  return undefined;
-}
-
-/**
- * A route behind the access guard. The guard wraps each route rather than sitting in
- * front of all of them as a `*` middleware: a path that matches one handler is then
- * dispatched by Hono without its middleware chain (no `compose`, no async step), which
- * was most of the edge's CPU per MCP call.
- */
-function guarded(options: DaemonRouterOptions, handler: EdgeHandler): EdgeHandler {
-  return (c, next) => refusal(c, options) ?? handler(c, next);
 }
 
 function mcpRoute(options: DaemonRouterOptions, server: (c: EdgeContext) => string | undefined) {

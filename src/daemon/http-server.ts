@@ -3,12 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { traceFields, type Logger } from '../observability/logger.js';
 import { requestTrace } from '../observability/request-trace.js';
 import { newTraceContext } from '../observability/trace-context.js';
-import {
-  createDaemonEdge,
-  errorAnswer,
-  pathnameOf,
-  type DaemonRouterOptions,
-} from './daemon-edge.js';
+import { createDaemonEdge, type DaemonRouterOptions } from './daemon-edge.js';
+import { errorAnswer, pathnameOf } from './edge-answers.js';
 import { sendError } from './error-response.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
