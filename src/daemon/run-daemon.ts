@@ -1,4 +1,5 @@
 import { closeSync, fchmodSync, openSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { CofferPaths } from '../config/home.js';
 import { ensurePrivateDir } from '../config/private-files.js';
 import {
@@ -13,7 +14,6 @@ import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js'
 import { CofferError } from '../domain/errors.js';
 import { systemClock, type Clock } from '../domain/ports.js';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { ProcessWarnings } from '../observability/process-warnings.js';
 import { createDaemonApi } from './daemon-api.js';
 import { readSettings, type DaemonSettings } from '../config/settings.js';
 import { daemonSocketPath } from '../config/socket-path.js';
@@ -23,6 +23,7 @@ import type { CreateServices, DaemonServices } from './daemon-services.js';
 import { createDaemonRouter, createDaemonServer } from './http-server.js';
 import { bindFirstFreePort } from './port-binding.js';
 import type { PortRange } from './port-range.js';
+import { watchOwnProcess } from './own-process.js';
 import { createShutdown, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './shutdown.js';
 import { listenOnSocket, type SocketListener } from './socket-listener.js';
 import { BrowserSessions } from './login-codes.js';
@@ -118,6 +119,30 @@ async function openSocketChannel(
   }
 }
 
+/** The HTTP server on the first free port of the range, its keep-alive set for fetch. */
+function listenOnLoopback(server: Server, range: PortRange, logger: Logger): Promise<number> {
+  // Node closes an idle keep-alive socket after 5 s, and fetch (undici) reuses one until
+  // the server's hint minus 1 s: on a loaded machine a call could be written onto a
+  // socket the daemon was closing ("fetch failed" in the load test). Sockets idle that
+  // long are rare under steady traffic; with a longer timeout the race almost never arms.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.on('clientError', (error, socket) => {
+    logger.debug({ err: error }, 'http client error');
+    socket.destroy();
+  });
+  return bindFirstFreePort(server, range);
+}
+
+/** What the services say of themselves for /api/v1/status; a failure there is logged, not thrown. */
+function servicesStatus(services: DaemonServices, logger: Logger): Record<string, unknown> {
+  try {
+    return services.status();
+  } catch (error) {
+    logger.error({ err: error }, 'services.status() failed');
+    return { status_error: 'services status unavailable' };
+  }
+}
+
 /**
  * Runs the daemon: ensure home → bind port → create services → write daemon.json →
  * serve. Shutdown (SIGTERM, SIGINT, POST /api/v1/daemon/stop): stop accepting,
@@ -150,16 +175,7 @@ async function startDaemon(
 
   const daemonServer = createDaemonServer();
   const { server } = daemonServer;
-  // Node closes an idle keep-alive socket after 5 s, and fetch (undici) reuses one until
-  // the server's hint minus 1 s: on a loaded machine a call could be written onto a
-  // socket the daemon was closing ("fetch failed" in the load test). Sockets idle that
-  // long are rare under steady traffic; with a longer timeout the race almost never arms.
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.on('clientError', (error, socket) => {
-    logger.debug({ err: error }, 'http client error');
-    socket.destroy();
-  });
-  const port = await bindFirstFreePort(server, options.portRange);
+  const port = await listenOnLoopback(server, options.portRange, logger);
   const token = generateToken();
   const startedAt = clock.now();
 
@@ -218,24 +234,15 @@ async function startDaemon(
     }
   };
 
-  const status = (): Record<string, unknown> => {
-    let servicesStatus: Record<string, unknown>;
-    try {
-      servicesStatus = services.status();
-    } catch (error) {
-      logger.error({ err: error }, 'services.status() failed');
-      servicesStatus = { status_error: 'services status unavailable' };
-    }
-    return {
-      ...servicesStatus,
-      version: packageVersion(),
-      pid: process.pid,
-      port,
-      started_at: record.started_at,
-      uptime_seconds: Math.max(0, Math.floor((clock.now().getTime() - startedAt.getTime()) / 1000)),
-      mcp_url: info.mcpUrl,
-    };
-  };
+  const status = (): Record<string, unknown> => ({
+    ...servicesStatus(services, logger),
+    version: packageVersion(),
+    pid: process.pid,
+    port,
+    started_at: record.started_at,
+    uptime_seconds: Math.max(0, Math.floor((clock.now().getTime() - startedAt.getTime()) / 1000)),
+    mcp_url: info.mcpUrl,
+  });
 
   const api = createDaemonApi({
     status,
@@ -244,24 +251,7 @@ async function startDaemon(
     logger,
   });
 
-  if (ownProcess) {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      logger.info({ signal }, 'signal received');
-      void stop(signal);
-    };
-    // SIGHUP reaches only a foreground daemon whose terminal closed: stop cleanly too.
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
-    new ProcessWarnings(logger).attach(process);
-    process.on('uncaughtException', (error) => {
-      logger.fatal({ err: error }, 'uncaught exception: shutting down');
-      process.stderr.write(`coffer: daemon crashed: ${error.stack ?? error.message}\n`);
-      exitCode = 1;
-      void stop('uncaught exception');
-    });
-    process.on('unhandledRejection', (reason) => {
-      logger.error({ err: reason }, 'unhandled promise rejection');
-    });
-  }
+  if (ownProcess) watchOwnProcess(logger, { stop, crashed: () => (exitCode = 1) });
 
   try {
     writeDaemonFile(paths, record);

@@ -116,7 +116,7 @@ describe('coffer daemon (foreground)', () => {
     expect(JSON.parse(evilOrigin.body)).toMatchObject({ error: { code: 'FORBIDDEN' } });
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
     'removes daemon.json and exits 0 on %s',
     async (signal) => {
       const { home, child } = await startForeground();
