@@ -115,6 +115,7 @@ export class ServerStates {
     entry.lastError = {
       code: error.code,
       message: error.message,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
       at: this.clock.now().toISOString(),
     };
     this.report(server, before);
@@ -182,6 +183,7 @@ export class ServerStates {
       entry.lastError = {
         code: 'UPSTREAM_UNAVAILABLE',
         message: `Upstream "${server}" exited unexpectedly`,
+        hint: `read why in its log: coffer logs --upstream ${server}`,
         at: this.clock.now().toISOString(),
       };
     }

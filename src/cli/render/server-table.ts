@@ -114,8 +114,10 @@ export function renderServerDetails(server: ServerView, colors: Colors): string 
       `${counts.tools} tools, ${counts.prompts} prompts, ${counts.resources} resources`,
     ]);
   const error = server.status.last_error;
-  if (error !== null)
+  if (error !== null) {
     rows.push(['last error', colors.red(`${error.code}: ${error.message} (${error.at})`)]);
+    if (error.hint !== undefined) rows.push(['fix', error.hint]);
+  }
   const width = Math.max(...rows.map(([key]) => key.length));
   return rows.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${value}\n`).join('');
 }

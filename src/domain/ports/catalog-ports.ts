@@ -23,13 +23,18 @@ export type ServerState =
   /** A remote server whose OAuth tokens are missing or were refused: `coffer mcp login`. */
   | 'needs-sign-in';
 
+/** A server's last failure, as the user is to read it: what happened, and what to do. */
+export interface LastError {
+  readonly code: string;
+  readonly message: string;
+  /** What the user can do about it (the error's hint), when there is something to do. */
+  readonly hint?: string;
+  readonly at: string;
+}
+
 export interface ServerStatus {
   readonly state: ServerState;
-  readonly last_error: {
-    readonly code: string;
-    readonly message: string;
-    readonly at: string;
-  } | null;
+  readonly last_error: LastError | null;
   /** The MCP revision of its last connection ("2025-11-25", "2026-07-28"), once one opened. */
   readonly protocol_version?: string;
   /** Counts from the last successful list; null until one succeeded. */

@@ -1,5 +1,5 @@
 /** `coffer doctor` and GET /api/v1/doctor: what is set up, what is broken, and the fix. */
-import type { ServerState } from './catalog-ports.js';
+import type { LastError, ServerState } from './catalog-ports.js';
 import type { SecretBackendInfo } from './secret-store-port.js';
 
 /** `fail`: something is broken and `coffer doctor` exits non-zero; `warn`: worth knowing. */
@@ -45,11 +45,7 @@ export interface DoctorServer {
   /** When its last successful start finished, and how long that start took. */
   readonly started_at: string | null;
   readonly start_ms: number | null;
-  readonly last_error: {
-    readonly code: string;
-    readonly message: string;
-    readonly at: string;
-  } | null;
+  readonly last_error: LastError | null;
 }
 
 /** What the daemon knows about itself; the CLI adds its own findings (agents) to it. */

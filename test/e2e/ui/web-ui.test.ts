@@ -159,6 +159,10 @@ describe('web UI in Chromium', () => {
     expect(added.status).toBe(201);
     await page.goto(`${daemon.baseUrl}/#/servers/broken`);
     await page.getByText('Could not load — test the connection or refresh').first().waitFor();
+    // The last error says what to do, not only what went wrong.
+    await page
+      .locator('.last-error-hint', { hasText: /^What to do: use an absolute path/ })
+      .waitFor();
     // An unreachable server is not an empty one.
     expect(await page.getByText(/No tools discovered yet/).count()).toBe(0);
     await page.getByRole('button', { name: 'Test connection' }).click();

@@ -1,6 +1,10 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
-import { renderServerTable, type ServerView } from '../../../src/cli/render/server-table.js';
+import {
+  renderServerDetails,
+  renderServerTable,
+  type ServerView,
+} from '../../../src/cli/render/server-table.js';
 
 const plain = pc.createColors(false);
 
@@ -35,5 +39,33 @@ describe('coffer mcp list (the table)', () => {
     const text = renderServerTable([server('web', 4)], plain);
     expect(text).not.toContain('held');
     expect(text).toMatch(/│ +4 │/);
+  });
+});
+
+describe('coffer mcp show (the details)', () => {
+  it("names the last error's fix on a line of its own", () => {
+    const failing = {
+      ...server('web', 0),
+      command: 'mcp-web',
+      args: [],
+      env: {},
+      headers: {},
+      secret_env: [],
+      secret_headers: [],
+      status: {
+        state: 'error',
+        counts: null,
+        last_error: {
+          code: 'UPSTREAM_UNAVAILABLE',
+          message: 'command not found: mcp-web',
+          hint: 'use an absolute path',
+          at: '2026-01-01T00:00:00.000Z',
+        },
+      },
+    } as unknown as ServerView;
+    const lines = renderServerDetails(failing, plain).split('\n');
+    const error = lines.findIndex((line) => line.startsWith('last error:'));
+    expect(lines[error]).toContain('UPSTREAM_UNAVAILABLE: command not found: mcp-web');
+    expect(lines[error + 1]).toMatch(/^fix: +use an absolute path$/);
   });
 });

@@ -19,6 +19,8 @@ export interface ServerStatus {
   readonly last_error: {
     readonly code: string;
     readonly message: string;
+    /** What the user can do about it, when there is something to do. */
+    readonly hint?: string;
     readonly at: string;
   } | null;
   readonly counts: Counts | null;

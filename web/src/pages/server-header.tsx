@@ -49,6 +49,9 @@ export function ServerHeader(props: {
             title={`Last error (${status.last_error.code}) at ${timeOf(status.last_error.at)}`}
           >
             {status.last_error.message}
+            {status.last_error.hint !== undefined && (
+              <span className="last-error-hint">What to do: {status.last_error.hint}</span>
+            )}
           </Notice>
         )}
     </>
