@@ -21,8 +21,7 @@ export interface EdgeAccessOptions {
 }
 
 export const SERVER_MCP_PATH = /^\/servers\/([^/]+)\/mcp$/;
-const isApiPath = (path: string): boolean =>
-  path === '/api/v1' || path.startsWith('/api/v1/');
+const isApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
 const isMcpPath = (path: string): boolean => path === '/mcp' || SERVER_MCP_PATH.test(path);
 
 /**
