@@ -56,6 +56,25 @@ function heldFooter(servers: readonly ServerView[]): string {
     .join('');
 }
 
+/**
+ * One line per enabled server whose last attempt failed: what went wrong and what to do,
+ * so the table's "error" is not left for the user to look into (`coffer mcp show`).
+ */
+function errorFooter(servers: readonly ServerView[], colors: Colors): string {
+  return servers
+    .flatMap(({ name, enabled, status }) => {
+      const error = status.last_error;
+      if (!enabled || error === null || !isFailing(status)) return [];
+      const fix = error.hint === undefined ? '' : ` — fix: ${error.hint}`;
+      return [`${name}: ${colors.red(error.message)}${fix}\n`];
+    })
+    .join('');
+}
+
+function isFailing(status: ServerStatus): boolean {
+  return status.state === 'error' || status.state === 'crash-loop';
+}
+
 /** `coffer mcp list`: one row per server. */
 export function renderServerTable(servers: readonly ServerView[], colors: Colors): string {
   const table = new Table({
@@ -77,7 +96,7 @@ export function renderServerTable(servers: readonly ServerView[], colors: Colors
       count(server.status, 'resources'),
     ]);
   }
-  return `${table.toString()}\n${heldFooter(servers)}`;
+  return `${table.toString()}\n${errorFooter(servers, colors)}${heldFooter(servers)}`;
 }
 
 /** What the server runs or dials, on one line. */

@@ -35,6 +35,38 @@ describe('coffer mcp list (the table)', () => {
     ]);
   });
 
+  it('says under the table why a failing server fails and what to do, and nothing of others', () => {
+    const failing = (name: string, state: string, enabled = true): ServerView =>
+      ({
+        ...server(name, 0),
+        enabled,
+        status: {
+          state,
+          counts: null,
+          last_error: {
+            code: 'UPSTREAM_UNAVAILABLE',
+            message: `${name} could not start`,
+            ...(name === 'ghost' ? { hint: 'use an absolute path' } : {}),
+            at: '2026-01-01T00:00:00.000Z',
+          },
+        },
+      }) as unknown as ServerView;
+    const text = renderServerTable(
+      [
+        failing('ghost', 'error'),
+        failing('loop', 'crash-loop'),
+        failing('off', 'error', false),
+        failing('again', 'running'),
+        server('fine', 2),
+      ],
+      plain,
+    );
+    expect(text.split('\n').filter((line) => !/[│┌├└]/.test(line) && line !== '')).toEqual([
+      'ghost: ghost could not start — fix: use an absolute path',
+      'loop: loop could not start',
+    ]);
+  });
+
   it('reads a daemon that does not report held tools as holding none', () => {
     const text = renderServerTable([server('web', 4)], plain);
     expect(text).not.toContain('held');
