@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_ENSURE_TIMEOUT_MS, ensureDaemon } from '../../discovery/ensure-daemon.js';
 import { inspectDaemon, type DaemonState } from '../../discovery/inspect-daemon.js';
+import type { DaemonInfo } from '../../discovery/daemon-record.js';
 import { isProcessAlive } from '../../discovery/process-check.js';
 import { CofferError } from '../../domain/errors.js';
 import { createApiClient } from '../api-client.js';
@@ -114,6 +115,48 @@ async function stopDaemon(context: CliContext, timeoutSeconds: number): Promise<
   stdout.write(`Coffer daemon stopped (pid ${pid})\n`);
 }
 
+/** `coffer status`: exit UNAVAILABLE with the reason when no daemon runs. */
+async function showStatus(context: CliContext, json: boolean): Promise<void> {
+  const state = await inspectDaemon(context.paths);
+  if (state.state !== 'running') {
+    context.stdout.write(
+      json
+        ? `${JSON.stringify({ running: false, reason: notRunningReason(state) })}\n`
+        : `Coffer daemon: ${notRunningReason(state)}\n`,
+    );
+    throw new CliExit(ExitCode.UNAVAILABLE);
+  }
+  const api = createApiClient(state.info, { paths: context.paths, requestTimeoutMs: 10_000 });
+  const status = await api.get<Record<string, unknown>>('/status');
+  context.stdout.write(
+    json
+      ? `${JSON.stringify({ running: true, ...status }, null, 2)}\n`
+      : `${statusLines(state.info, status).join('\n')}\n`,
+  );
+}
+
+function statusLines(info: DaemonInfo, status: Record<string, unknown>): string[] {
+  const uptime = typeof status['uptime_seconds'] === 'number' ? status['uptime_seconds'] : 0;
+  const lines = [
+    'Coffer daemon: running',
+    `  pid:      ${info.pid}`,
+    `  port:     ${info.port}`,
+    `  endpoint: ${info.mcpUrl}`,
+    `  uptime:   ${formatUptime(uptime)}`,
+  ];
+  const servers = describeServers(status['servers']);
+  if (servers !== undefined) lines.push(`  servers:  ${servers}`);
+  if (typeof status['sessions'] === 'number') lines.push(`  sessions: ${status['sessions']}`);
+  const results = describeResultBudget(status);
+  if (results !== undefined) lines.push(`  results:  ${results}`);
+  const blocking = status['block_credentials'];
+  if (typeof blocking === 'boolean')
+    lines.push(
+      `  guards:   stored secrets blocked and redacted; credential shapes ${blocking ? 'blocked (COFFER_BLOCK_CREDENTIALS=1)' : 'flagged'}`,
+    );
+  return lines;
+}
+
 export function registerDaemonCommands(program: Command, context: CliContext): void {
   program
     .command('start')
@@ -147,42 +190,7 @@ export function registerDaemonCommands(program: Command, context: CliContext): v
     .command('status')
     .description('show whether the Coffer daemon runs, its pid, port, uptime and servers')
     .option('--json', 'print the status as JSON')
-    .action(async (options: { json?: boolean }) => {
-      const state = await inspectDaemon(context.paths);
-      if (state.state !== 'running') {
-        context.stdout.write(
-          options.json === true
-            ? `${JSON.stringify({ running: false, reason: notRunningReason(state) })}\n`
-            : `Coffer daemon: ${notRunningReason(state)}\n`,
-        );
-        throw new CliExit(ExitCode.UNAVAILABLE);
-      }
-      const api = createApiClient(state.info, { paths: context.paths, requestTimeoutMs: 10_000 });
-      const status = await api.get<Record<string, unknown>>('/status');
-      if (options.json === true) {
-        context.stdout.write(`${JSON.stringify({ running: true, ...status }, null, 2)}\n`);
-        return;
-      }
-      const uptime = typeof status['uptime_seconds'] === 'number' ? status['uptime_seconds'] : 0;
-      const lines = [
-        'Coffer daemon: running',
-        `  pid:      ${state.info.pid}`,
-        `  port:     ${state.info.port}`,
-        `  endpoint: ${state.info.mcpUrl}`,
-        `  uptime:   ${formatUptime(uptime)}`,
-      ];
-      const servers = describeServers(status['servers']);
-      if (servers !== undefined) lines.push(`  servers:  ${servers}`);
-      if (typeof status['sessions'] === 'number') lines.push(`  sessions: ${status['sessions']}`);
-      const results = describeResultBudget(status);
-      if (results !== undefined) lines.push(`  results:  ${results}`);
-      const blocking = status['block_credentials'];
-      if (typeof blocking === 'boolean')
-        lines.push(
-          `  guards:   stored secrets blocked and redacted; credential shapes ${blocking ? 'blocked (COFFER_BLOCK_CREDENTIALS=1)' : 'flagged'}`,
-        );
-      context.stdout.write(`${lines.join('\n')}\n`);
-    });
+    .action((options: { json?: boolean }) => showStatus(context, options.json === true));
 
   program
     .command('daemon')
