@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import type { CapabilityType } from '../../domain/capability.js';
+import { closestName } from '../../domain/closest-name.js';
 import { CofferError } from '../../domain/errors.js';
+import type { ServerCapabilities } from '../../domain/ports.js';
+import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import type { ServerView } from '../render/server-table.js';
 import { checkName, collect } from './mcp-input.js';
@@ -71,6 +74,41 @@ async function toggle(context: CliContext, name: string, enabled: boolean, flags
     await api.post<{ changed: number }>(serverPath(name, '/capabilities'), body);
     context.stdout.write(`${verb} ${describeKeys(group)} on "${name}"\n`);
   }
+  for (const line of await unknownKeyWarnings(api, name, groups)) context.stderr.write(line);
+}
+
+const LISTING_OF: Readonly<Record<CapabilityType, keyof ServerCapabilities>> = {
+  tool: 'tools',
+  prompt: 'prompts',
+  resource: 'resources',
+  resource_template: 'resource_templates',
+};
+
+/**
+ * A choice for a name the server does not list is kept (it applies if the name appears),
+ * but a typo must not pass in silence: `disable --tool write_fil` leaves write_file on.
+ * Only a server listed before is asked, so that no server is started to check a name.
+ */
+async function unknownKeyWarnings(
+  api: ApiClient,
+  name: string,
+  groups: readonly ToggleGroup[],
+): Promise<string[]> {
+  const { server } = await api.get<{ server: ServerView }>(serverPath(name));
+  if (server.status.counts === null) return [];
+  const capabilities = await api.get<ServerCapabilities>(serverPath(name, '/capabilities'));
+  return groups.flatMap((group) => {
+    const listing = capabilities[LISTING_OF[group.type]];
+    if (listing.status !== 'ok') return [];
+    const known = listing.items.filter((item) => item.definition !== null).map((item) => item.key);
+    return group.keys
+      .filter((key) => !known.includes(key))
+      .map((key) => {
+        const meant = closestName(key, known);
+        const guess = meant === undefined ? '' : ` (did you mean "${meant}"?)`;
+        return `coffer: warning: "${name}" lists no ${NOUN[group.type][0]} "${key}"${guess}; the choice is kept and applies if it appears\n`;
+      });
+  });
 }
 
 function toggleCommand(mcp: Command, context: CliContext, enabled: boolean): void {

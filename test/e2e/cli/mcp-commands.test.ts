@@ -211,6 +211,17 @@ describe('coffer mcp', () => {
     expect(tools.find((t) => t.key === 'fail')?.enabled).toBe(false);
   });
 
+  it('warns of a name the listed server does not have, and keeps the choice', async () => {
+    const typo = await cli.run('mcp', 'disable', 'fake', '--tool', 'ech', '--prompt', 'nosuch');
+    expect(typo.code, typo.stderr).toBe(0);
+    expect(typo.stderr.trimEnd().split('\n')).toEqual([
+      'coffer: warning: "fake" lists no tool "ech" (did you mean "echo"?); the choice is kept and applies if it appears',
+      'coffer: warning: "fake" lists no prompt "nosuch"; the choice is kept and applies if it appears',
+    ]);
+    // echo itself is untouched by the typo.
+    expect(await ok('mcp', 'list', '--tree')).toMatch(/^│ {2}├─ echo$/m);
+  });
+
   it('disable and enable switch a whole server', async () => {
     expect(await ok('mcp', 'disable', 'fake')).toBe('Disabled server "fake"\n');
     expect((await servers()).find((s) => s.name === 'fake')?.enabled).toBe(false);
