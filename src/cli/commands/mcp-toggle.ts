@@ -87,7 +87,8 @@ const LISTING_OF: Readonly<Record<CapabilityType, keyof ServerCapabilities>> = {
 /**
  * A choice for a name the server does not list is kept (it applies if the name appears),
  * but a typo must not pass in silence: `disable --tool write_fil` leaves write_file on.
- * Only a server listed before is asked, so that no server is started to check a name.
+ * Only a server that has listed before is asked (it may be started to list again, as
+ * `coffer mcp list --tree` does): one that never started is not started for a name.
  */
 async function unknownKeyWarnings(
   api: ApiClient,
