@@ -17,6 +17,7 @@ import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
 import { describeItem } from './agents-import-report.js';
 import { agentContext, parseScope, writeJson } from './agents-shared.js';
+import { warnStartProblems } from './start-problems.js';
 
 export interface ImportFlags {
   scope: string;
@@ -128,5 +129,10 @@ export async function importAgent(
   }
   recordImports(context.paths.home, agent, location, imported);
   report(context, flags, header, results);
+  await warnStartProblems(
+    context,
+    api,
+    imported.map(({ item }) => item.server),
+  );
   if (results.some(([, outcome]) => outcome.kind === 'failed')) throw new CliExit(ExitCode.GENERIC);
 }

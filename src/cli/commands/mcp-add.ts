@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
-import type { DoctorFinding, FindingCode } from '../../domain/ports.js';
-import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { describeTarget, type ServerView } from '../render/server-table.js';
 import { readAddSecrets, type AddSecretFlags } from './mcp-add-secrets.js';
 import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
 import { readOAuthClient, type OAuthClientFlags } from './mcp-oauth-client.js';
 import { SHARED_TRADE_OFF } from './mcp-share.js';
+import { warnStartProblems } from './start-problems.js';
 
 interface AddFlags extends AddSecretFlags, OAuthClientFlags {
   env: string[];
@@ -66,29 +65,6 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
       context.stdout.write(
         `Added server "${server.name}" (${server.transport}: ${describeTarget(server)}${shared})\n`,
       );
-      for (const finding of await startProblems(api, server.name))
-        context.stderr.write(`coffer: warning: ${finding.message}\n  fix: ${finding.fix ?? '-'}\n`);
+      await warnStartProblems(context, api, [server.name]);
     });
-}
-
-/** What doctor can tell about a server that has never run. */
-const KNOWN_BEFORE_START: ReadonlySet<FindingCode> = new Set([
-  'COMMAND_NOT_FOUND',
-  'SECRET_MISSING',
-]);
-
-/**
- * What would stop the new server from starting, said now rather than at an agent's first
- * call: the daemon's doctor report (the PATH it searches, the secrets it holds). The
- * server is added either way; a report that cannot be had is no reason to fail.
- */
-async function startProblems(api: ApiClient, name: string): Promise<DoctorFinding[]> {
-  try {
-    const { findings } = await api.get<{ findings: DoctorFinding[] }>('/doctor');
-    return findings.filter(
-      (finding) => finding.subject === name && KNOWN_BEFORE_START.has(finding.code),
-    );
-  } catch {
-    return [];
-  }
 }

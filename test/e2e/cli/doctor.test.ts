@@ -68,7 +68,7 @@ describe('coffer doctor', () => {
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain('Added server "ghost"');
     expect(added.stderr).toContain(
-      'coffer: warning: command not found: coffer-no-such-command (not on the PATH Coffer searches)\n  fix: install coffer-no-such-command',
+      'coffer: warning: ghost: command not found: coffer-no-such-command (not on the PATH Coffer searches)\n  fix: install coffer-no-such-command',
     );
     const { code, output } = await doctorJson();
     expect(code).toBe(ExitCode.GENERIC);
