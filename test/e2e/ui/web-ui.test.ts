@@ -171,6 +171,7 @@ describe('web UI in Chromium', () => {
     const row = page.locator('.server-row', { hasText: 'broken' });
     await row.locator('.badge-error').waitFor();
     await row.locator('.last-error').waitFor();
+    await row.locator('.last-error-hint', { hasText: /^What to do: / }).waitFor();
     await screenshot(page, 'servers');
   });
 

@@ -43,6 +43,9 @@ function ServerRow({ server, onToggle }: { server: Server; onToggle: (on: boolea
         {status.last_error !== null && server.enabled && status.state !== 'running' && (
           <p className="last-error" title={status.last_error.code}>
             {status.last_error.message}
+            {status.last_error.hint !== undefined && (
+              <span className="last-error-hint">What to do: {status.last_error.hint}</span>
+            )}
           </p>
         )}
       </div>
