@@ -24,6 +24,14 @@ export const disabledCode = {
   resource_template: 'RESOURCE_DISABLED',
 } as const;
 
+/** The field of a server's capabilities (GET /servers/:name/capabilities) that lists this type. */
+export const listingField = {
+  tool: 'tools',
+  prompt: 'prompts',
+  resource: 'resources',
+  resource_template: 'resource_templates',
+} as const;
+
 /** The CLI flag that toggles a capability of this type. */
 export const toggleFlag = {
   tool: '--tool',

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { CapabilityType } from '../domain/capability.js';
-import { capabilityTypes } from '../domain/capability.js';
+import { capabilityTypes, listingField } from '../domain/capability.js';
 import { CofferError, toCofferError } from '../domain/errors.js';
 import type {
   ActivitySink,
@@ -58,13 +58,6 @@ const adminPeer: UpstreamPeer = {
   notify: () => undefined,
 };
 
-const field = {
-  tool: 'tools',
-  prompt: 'prompts',
-  resource: 'resources',
-  resource_template: 'resource_templates',
-} as const;
-
 /**
  * What the API shows of a server's capabilities: live lists over the daemon's own
  * admin connection (with the same evict-and-retry as sessions, ADR-004 update),
@@ -95,7 +88,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     const listings = await Promise.all(capabilityTypes.map((type) => this.listing(server, type)));
     const result: Record<string, CapabilityListing> = {};
     capabilityTypes.forEach(
-      (type, index) => (result[field[type]] = listings[index] as CapabilityListing),
+      (type, index) => (result[listingField[type]] = listings[index] as CapabilityListing),
     );
     return result as unknown as ServerCapabilities;
   }

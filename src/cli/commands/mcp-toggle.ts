@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CapabilityType } from '../../domain/capability.js';
+import { listingField, type CapabilityType } from '../../domain/capability.js';
 import { closestName } from '../../domain/closest-name.js';
 import { CofferError } from '../../domain/errors.js';
 import type { ServerCapabilities } from '../../domain/ports.js';
@@ -79,13 +79,6 @@ async function toggle(context: CliContext, name: string, enabled: boolean, flags
   for (const line of warnings) context.stderr.write(line);
 }
 
-const LISTING_OF: Readonly<Record<CapabilityType, keyof ServerCapabilities>> = {
-  tool: 'tools',
-  prompt: 'prompts',
-  resource: 'resources',
-  resource_template: 'resource_templates',
-};
-
 /**
  * A choice for a name the server does not list is kept (it applies if the name appears),
  * but a typo must not pass in silence: `disable --tool write_fil` leaves write_file on.
@@ -101,7 +94,7 @@ async function unknownKeyWarnings(
   if (server.status.counts === null) return [];
   const capabilities = await api.get<ServerCapabilities>(serverPath(name, '/capabilities'));
   return groups.flatMap((group) => {
-    const listing = capabilities[LISTING_OF[group.type]];
+    const listing = capabilities[listingField[group.type]];
     if (listing.status !== 'ok') return [];
     const known = listing.items.filter((item) => item.definition !== null).map((item) => item.key);
     return group.keys
