@@ -2,10 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient, CliContext } from '../../../src/cli/cli-context.js';
-import { runCli } from '../../../src/cli/main.js';
-import { cofferPaths } from '../../../src/config/home.js';
 import type { DoctorFinding } from '../../../src/domain/ports.js';
+import { runCliWith } from '../../support/cli-in-process.js';
 
 let root: string;
 beforeEach(() => {
@@ -30,22 +28,15 @@ async function importCursor(doctor: () => Promise<unknown>) {
   mkdirSync(join(home, '.cursor'), { recursive: true });
   const servers = { typo: { command: 'npxx', args: ['x'] }, fine: { command: 'node' } };
   writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: servers }));
-  let stdout = '';
-  let stderr = '';
   const api = {
     get: (path: string) => (path === '/doctor' ? doctor() : Promise.resolve({ servers: [] })),
     post: (_path: string, body: unknown) => Promise.resolve({ server: body }),
     delete: () => Promise.resolve(),
-  } as unknown as ApiClient;
-  const context: CliContext = {
-    paths: cofferPaths(join(root, 'coffer')),
-    env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, '.config') },
-    stdout: { write: (text) => void (stdout += text), isTTY: false },
-    stderr: { write: (text) => void (stderr += text), isTTY: false },
-    api: () => Promise.resolve(api),
   };
-  const code = await runCli(['agents', 'import', 'cursor'], context);
-  return { code, stdout, stderr };
+  return runCliWith(['agents', 'import', 'cursor'], api, {
+    home: join(root, 'coffer'),
+    env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, '.config') },
+  });
 }
 
 describe('coffer agents import warns of what would stop an imported server from starting', () => {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient, CliContext } from '../../../src/cli/cli-context.js';
-import { runCli } from '../../../src/cli/main.js';
-import { cofferPaths } from '../../../src/config/home.js';
+import { runCliWith } from '../../support/cli-in-process.js';
 
 interface Sent {
   readonly method: string;
@@ -16,8 +14,6 @@ const status = { state: 'idle', counts: null, last_error: null };
  * answered is the fake's stored one with the request body merged in (as the daemon does).
  */
 async function cli(args: string[], stored: Record<string, unknown> = {}) {
-  let stdout = '';
-  let stderr = '';
   const sent: Sent[] = [];
   const answer = (method: string) => (path: string, body?: unknown) => {
     sent.push({ method, path, body });
@@ -26,20 +22,8 @@ async function cli(args: string[], stored: Record<string, unknown> = {}) {
       path === '/servers' && method === 'get' ? { servers: [server] } : { server },
     );
   };
-  const api = {
-    get: answer('get'),
-    post: answer('post'),
-    patch: answer('patch'),
-  } as unknown as ApiClient;
-  const context: CliContext = {
-    paths: cofferPaths('/nonexistent-coffer-home'),
-    env: {},
-    stdout: { write: (text) => void (stdout += text), isTTY: false },
-    stderr: { write: (text) => void (stderr += text), isTTY: false },
-    api: () => Promise.resolve(api),
-  };
-  const code = await runCli(args, context);
-  return { code, stdout, stderr, sent };
+  const api = { get: answer('get'), post: answer('post'), patch: answer('patch') };
+  return { ...(await runCliWith(args, api)), sent };
 }
 
 const fetchServer = {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient, CliContext } from '../../../src/cli/cli-context.js';
-import { runCli } from '../../../src/cli/main.js';
-import { cofferPaths } from '../../../src/config/home.js';
+import { runCliWith } from '../../support/cli-in-process.js';
 
 const answer = {
   query: 'open an issue',
@@ -24,24 +22,12 @@ const answer = {
 
 /** The CLI in-process with a fake daemon API that records the paths it was asked. */
 async function cli(args: string[], body: unknown = answer) {
-  let stdout = '';
-  let stderr = '';
   const paths: string[] = [];
-  const api = {
-    get: (path: string) => {
-      paths.push(path);
-      return Promise.resolve(body);
-    },
-  } as unknown as ApiClient;
-  const context: CliContext = {
-    paths: cofferPaths('/nonexistent-coffer-home'),
-    env: {},
-    stdout: { write: (text) => void (stdout += text), isTTY: false },
-    stderr: { write: (text) => void (stderr += text), isTTY: false },
-    api: () => Promise.resolve(api),
+  const get = (path: string) => {
+    paths.push(path);
+    return Promise.resolve(body);
   };
-  const code = await runCli(args, context);
-  return { code, stdout, stderr, paths };
+  return { ...(await runCliWith(args, { get })), paths };
 }
 
 describe('coffer tools search', () => {
