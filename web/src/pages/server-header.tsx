@@ -3,6 +3,7 @@ import { Notice } from '../components/notice.js';
 import { SignIn } from '../components/sign-in.js';
 import { StateBadge } from '../components/state-badge.js';
 import { Switch } from '../components/switch.js';
+import { WhatToDo } from '../components/what-to-do.js';
 import { formatCounts, target, timeOf } from '../format.js';
 import { href } from '../router.js';
 import { SHARED_HINT } from './server-form-model.js';
@@ -49,9 +50,7 @@ export function ServerHeader(props: {
             title={`Last error (${status.last_error.code}) at ${timeOf(status.last_error.at)}`}
           >
             {status.last_error.message}
-            {status.last_error.hint !== undefined && (
-              <span className="last-error-hint">What to do: {status.last_error.hint}</span>
-            )}
+            <WhatToDo hint={status.last_error.hint} />
           </Notice>
         )}
     </>

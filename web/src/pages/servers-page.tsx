@@ -5,6 +5,7 @@ import { Loading, Notice } from '../components/notice.js';
 import { StateBadge } from '../components/state-badge.js';
 import { Switch } from '../components/switch.js';
 import { useToast } from '../components/toasts.js';
+import { WhatToDo } from '../components/what-to-do.js';
 import { formatCounts, target } from '../format.js';
 import { useDaemonEvents } from '../live/events.js';
 import { href } from '../router.js';
@@ -43,9 +44,7 @@ function ServerRow({ server, onToggle }: { server: Server; onToggle: (on: boolea
         {status.last_error !== null && server.enabled && status.state !== 'running' && (
           <p className="last-error" title={status.last_error.code}>
             {status.last_error.message}
-            {status.last_error.hint !== undefined && (
-              <span className="last-error-hint">What to do: {status.last_error.hint}</span>
-            )}
+            <WhatToDo hint={status.last_error.hint} />
           </p>
         )}
       </div>
