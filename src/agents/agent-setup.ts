@@ -24,6 +24,9 @@ import { readIfExists, sha256 } from './safe-files.js';
 import type { AgentContext, AgentDefinition, ConfigLocation, ShimLaunch } from './types.js';
 import { applyUninstall, planUninstall, type UninstallPlan } from './uninstall.js';
 
+/** The UI's words for --replace: its checkbox (web/src/pages/agents/change-preview.tsx). */
+const REPLACE_IN_UI = 'tick "Also remove the servers imported from this file"';
+
 /**
  * The AgentSetup port over this layer, for the daemon's REST API (the UI's Agents page):
  * the same plans and writes as `coffer agents …`, with file texts masked for display.
@@ -117,7 +120,7 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
         ? [
             planned.plan.exists ? planned.plan.before : undefined,
             planned.plan.after,
-            installSummary(planned.plan, launch, true),
+            installSummary(planned.plan, launch, true, REPLACE_IN_UI),
           ]
         : [planned.plan.before, planned.plan.after, uninstallSummary(planned.plan, true)];
     const masked = maskValues(findAgent(id), location, [before, after]);

@@ -13,7 +13,15 @@ function launchText(launch: ShimLaunch): string {
   return `${[launch.command, ...launch.args].join(' ')}${env.join('')}`;
 }
 
-export function installSummary(plan: InstallPlan, launch: ShimLaunch, dryRun: boolean): string[] {
+/** How the caller's user asks for --replace (a flag on the CLI, a checkbox in the UI). */
+export const REPLACE_ON_CLI = 'install again with --replace';
+
+export function installSummary(
+  plan: InstallPlan,
+  launch: ShimLaunch,
+  dryRun: boolean,
+  replaceHow = REPLACE_ON_CLI,
+): string[] {
   const would = dryRun ? 'would ' : '';
   const lines: string[] = [];
   if (plan.entry === 'unchanged') lines.push(`= "${COFFER_ENTRY}" entry already up to date`);
@@ -23,6 +31,10 @@ export function installSummary(plan: InstallPlan, launch: ShimLaunch, dryRun: bo
   }
   for (const name of plan.removed) lines.push(`- ${would}remove "${name}" (now served by Coffer)`);
   for (const kept of plan.kept) lines.push(`! keeping "${kept.name}": ${kept.reason}`);
+  for (const name of plan.servedTwice)
+    lines.push(
+      `! "${name}" stays in this file and Coffer serves it too, so the agent lists its tools twice (to remove it here: ${replaceHow})`,
+    );
   return lines;
 }
 

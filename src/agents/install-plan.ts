@@ -30,6 +30,12 @@ export interface InstallPlan {
   readonly entry: EntryChange;
   readonly removed: readonly string[];
   readonly kept: readonly KeptEntry[];
+  /**
+   * Without --replace: entries imported into Coffer that stay in this file, which
+   * --replace would remove. The agent lists their tools twice (directly and through
+   * Coffer), which nobody wants unless they chose it.
+   */
+  readonly servedTwice: readonly string[];
 }
 
 export function planChanges(plan: InstallPlan): boolean {
@@ -108,17 +114,17 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     entry = current === undefined ? 'add' : 'update';
     next = next.withServer(location.serversKey, COFFER_ENTRY, desired);
   }
-  const removal = input.replace
-    ? removeImported(next, location, input.imports)
-    : { document: next, removed: [], kept: [] };
+  const removal = removeImported(next, location, input.imports);
+  const replaced = input.replace;
   return {
     agent,
     location,
     exists: input.exists,
     before: document.text,
-    after: removal.document.text,
+    after: (replaced ? removal.document : next).text,
     entry,
-    removed: removal.removed,
-    kept: removal.kept,
+    removed: replaced ? removal.removed : [],
+    kept: replaced ? removal.kept : [],
+    servedTwice: replaced ? [] : removal.removed,
   };
 }

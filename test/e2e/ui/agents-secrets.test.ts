@@ -89,6 +89,11 @@ describe('Agents and Secrets pages in Chromium', () => {
     await cursorCard().getByRole('button', { name: 'Install…' }).click();
     const preview = page.getByRole('region', { name: 'Install preview' });
     await preview.getByText(/would add "coffer" entry/).waitFor();
+    await preview
+      .getByText(
+        '! "fixture" stays in this file and Coffer serves it too, so the agent lists its tools twice (to remove it here: tick "Also remove the servers imported from this file")',
+      )
+      .waitFor();
     await preview.getByLabel(/Also remove the servers imported/).check();
     await preview.getByText('- would remove "fixture" (now served by Coffer)').waitFor();
     await preview.locator('.diff-remove', { hasText: '"API_TOKEN": "***"' }).waitFor();

@@ -15,6 +15,7 @@ import {
   applyUninstall,
   chooseLocation,
   findAgent,
+  installSummary,
   planImport,
   planInstall,
   planUninstall,
@@ -58,18 +59,16 @@ function importAll(
   );
 }
 
-function install(home: FakeHome, agent: AgentDefinition, location: ConfigLocation, using = launch) {
+function install(
+  home: FakeHome,
+  agent: AgentDefinition,
+  location: ConfigLocation,
+  using = launch,
+  replace = true,
+) {
   const { document, exists } = requireConfig(location);
   const imports = readState(home.cofferHome).imports;
-  const plan = planInstall({
-    agent,
-    location,
-    document,
-    exists,
-    launch: using,
-    replace: true,
-    imports,
-  });
+  const plan = planInstall({ agent, location, document, exists, launch: using, replace, imports });
   applyInstall(home.cofferHome, plan);
   return plan;
 }
@@ -100,6 +99,19 @@ describe('install --replace and uninstall keep users safe', () => {
     expect(Object.keys(requireConfig(location).document.servers(['mcpServers'])!)).toContain(
       'github',
     );
+  });
+
+  it('without --replace, says which imported entries the agent will now list twice', () => {
+    importAll(home, cursor, location);
+    const plan = install(home, cursor, location, launch, false);
+    expect([...plan.servedTwice].sort()).toEqual(['docs', 'github']);
+    expect(plan.removed).toEqual([]);
+    const servers = requireConfig(location).document.servers(['mcpServers'])!;
+    expect(Object.keys(servers).sort()).toEqual(['coffer', 'docs', 'github']);
+    expect(installSummary(plan, launch, false)).toContain(
+      '! "docs" stays in this file and Coffer serves it too, so the agent lists its tools twice (to remove it here: install again with --replace)',
+    );
+    expect(install(home, cursor, location).servedTwice).toEqual([]);
   });
 
   it('keeps an entry whose secrets the daemon has not stored', () => {
