@@ -116,6 +116,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
         prompts: prompts?.length ?? 0,
         resources: resources?.length ?? 0,
       };
+      this.recordTest(server.name, counts);
       return { ok: true, latency_ms: Math.round(performance.now() - started), counts };
     } catch (error) {
       const failure =
@@ -131,6 +132,18 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
       await connection?.close().catch(() => undefined);
       release?.();
     }
+  }
+
+  /**
+   * A test that listed is news of the server like any list: `coffer mcp list` shows its
+   * counts, a failure shown before is over, and `mcp disable --tool` can check a name
+   * right after `mcp add` and `mcp test` (it checks only servers that have listed).
+   */
+  private recordTest(server: string, counts: Record<'tools' | 'prompts' | 'resources', number>) {
+    const ticket = this.deps.states.listing();
+    this.deps.states.listed(server, 'tool', counts.tools, ticket);
+    this.deps.states.listed(server, 'prompt', counts.prompts, ticket);
+    this.deps.states.listed(server, 'resource', counts.resources, ticket);
   }
 
   /** The UI's playground: one tools/call over the admin connection, checked and recorded. */

@@ -119,6 +119,25 @@ describe('capabilities, refresh and test with the real catalog', () => {
     expect(result.latency_ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('a test that lists records the counts, as a session list does', async () => {
+    await json(
+      await call('POST', '/servers', {
+        name: 'fresh',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [FIXTURE, '--scenario', 'basic'],
+      }),
+      201,
+    );
+    const status = async () =>
+      (await json<{ server: { status: { counts: unknown } } }>(await call('GET', '/servers/fresh')))
+        .server.status;
+    expect((await status()).counts).toBeNull();
+    const result = await json<ConnectionTestResult>(await call('POST', '/servers/fresh/test'));
+    expect(result.ok).toBe(true);
+    expect((await status()).counts).toEqual(result.counts);
+  });
+
   it('an unreachable server says "could not load", never an empty list', async () => {
     const capabilities = await json<ServerCapabilities>(
       await call('GET', '/servers/down/capabilities'),
