@@ -5,6 +5,7 @@ import { CofferError, toCofferError } from '../domain/errors.js';
 import type {
   ActivitySink,
   CapabilityCatalog,
+  CapabilityCounts,
   Clock,
   CapabilityListing,
   CapabilityView,
@@ -139,7 +140,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
    * counts, a failure shown before is over, and `mcp disable --tool` can check a name
    * right after `mcp add` and `mcp test` (it checks only servers that have listed).
    */
-  private recordTest(server: string, counts: Record<'tools' | 'prompts' | 'resources', number>) {
+  private recordTest(server: string, counts: CapabilityCounts): void {
     const ticket = this.deps.states.listing();
     this.deps.states.listed(server, 'tool', counts.tools, ticket);
     this.deps.states.listed(server, 'prompt', counts.prompts, ticket);

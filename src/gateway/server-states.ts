@@ -1,12 +1,10 @@
 import type { CapabilityType } from '../domain/capability.js';
-import type { Clock, ServerStatus } from '../domain/ports.js';
+import type { CapabilityCounts, Clock, ServerStatus } from '../domain/ports.js';
 import type { CofferError } from '../domain/errors.js';
-
-type Counts = { tools: number; prompts: number; resources: number };
 
 interface Entry {
   lastError: ServerStatus['last_error'];
-  counts: Counts | null;
+  counts: CapabilityCounts | null;
   live: number;
   failedSinceSuccess: boolean;
   /** Its OAuth tokens are missing or were refused: only a sign-in helps. */
@@ -30,7 +28,7 @@ const CRASH_WINDOW_MS = 60_000;
 const CRASH_LOOP_AT = 3;
 const MAX_BACKOFF_MS = 5_000;
 
-const countField: Partial<Record<CapabilityType, keyof Counts>> = {
+const countField: Partial<Record<CapabilityType, keyof CapabilityCounts>> = {
   tool: 'tools',
   prompt: 'prompts',
   resource: 'resources',

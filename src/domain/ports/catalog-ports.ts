@@ -23,6 +23,13 @@ export type ServerState =
   /** A remote server whose OAuth tokens are missing or were refused: `coffer mcp login`. */
   | 'needs-sign-in';
 
+/** How many tools, prompts and resources a server listed. */
+export interface CapabilityCounts {
+  readonly tools: number;
+  readonly prompts: number;
+  readonly resources: number;
+}
+
 /** A server's last failure, as the user is to read it: what happened, and what to do. */
 export interface LastError {
   readonly code: string;
@@ -38,11 +45,7 @@ export interface ServerStatus {
   /** The MCP revision of its last connection ("2025-11-25", "2026-07-28"), once one opened. */
   readonly protocol_version?: string;
   /** Counts from the last successful list; null until one succeeded. */
-  readonly counts: {
-    readonly tools: number;
-    readonly prompts: number;
-    readonly resources: number;
-  } | null;
+  readonly counts: CapabilityCounts | null;
 }
 
 /** One capability as the admin side shows it: live fields plus the preference. */
@@ -79,11 +82,7 @@ export interface ServerCapabilities {
 export interface ConnectionTestResult {
   readonly ok: boolean;
   readonly latency_ms: number;
-  readonly counts?: {
-    readonly tools: number;
-    readonly prompts: number;
-    readonly resources: number;
-  };
+  readonly counts?: CapabilityCounts;
   readonly error?: { readonly code: string; readonly message: string };
 }
 
