@@ -28,6 +28,15 @@ async function json<T>(response: Response, status = 200): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** Registers the fixture server under `name`. */
+async function addFixture(name: string): Promise<void> {
+  const body = { name, transport: 'stdio', command: process.execPath };
+  await json(
+    await call('POST', '/servers', { ...body, args: [FIXTURE, '--scenario', 'basic'] }),
+    201,
+  );
+}
+
 beforeAll(async () => {
   if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run \`npm run build\` first`);
   home = mkdtempSync(join(tmpdir(), 'coffer-api-live-'));
@@ -41,15 +50,7 @@ beforeAll(async () => {
     settings: readSettings(),
     startedAt: new Date(),
   });
-  await json(
-    await call('POST', '/servers', {
-      name: 'fake',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [FIXTURE, '--scenario', 'basic'],
-    }),
-    201,
-  );
+  await addFixture('fake');
   await json(
     await call('POST', '/servers', {
       name: 'down',
@@ -120,15 +121,7 @@ describe('capabilities, refresh and test with the real catalog', () => {
   });
 
   it('a test that lists records the counts, as a session list does', async () => {
-    await json(
-      await call('POST', '/servers', {
-        name: 'fresh',
-        transport: 'stdio',
-        command: process.execPath,
-        args: [FIXTURE, '--scenario', 'basic'],
-      }),
-      201,
-    );
+    await addFixture('fresh');
     const status = async () =>
       (await json<{ server: { status: { counts: unknown } } }>(await call('GET', '/servers/fresh')))
         .server.status;
