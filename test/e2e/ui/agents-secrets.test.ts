@@ -18,6 +18,7 @@ const TOKEN = 'sk-agents-ui-e2e-7d1f0c';
  */
 describe('Agents and Secrets pages in Chromium', () => {
   let root: string;
+  let home: string;
   let cursorFile: string;
   let original: string;
   let daemon: RunningDaemon;
@@ -26,7 +27,7 @@ describe('Agents and Secrets pages in Chromium', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'coffer-e2e-ui-agents-'));
-    const home = join(root, 'home');
+    home = join(root, 'home');
     cursorFile = join(home, '.cursor', 'mcp.json');
     mkdirSync(join(home, '.cursor'), { recursive: true });
     const config = {
@@ -116,6 +117,24 @@ describe('Agents and Secrets pages in Chromium', () => {
     await preview.getByRole('button', { name: 'Uninstall now' }).click();
     await cursorCard().getByText('Coffer not installed').waitFor();
     expect(readFileSync(cursorFile, 'utf8')).toBe(original);
+  });
+
+  it('says at once when an imported server cannot start: its command is not on the PATH', async () => {
+    const config = { mcpServers: { ghost: { command: 'coffer-no-such-command', args: [] } } };
+    writeFileSync(join(home, '.claude.json'), JSON.stringify(config));
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.getByRole('link', { name: 'Agents' }).click();
+    const card = page.locator('.agent-card', { hasText: 'Claude Code' });
+    await card.getByRole('button', { name: 'Import…' }).click();
+    const preview = page.getByRole('region', { name: 'Import preview' });
+    await preview.getByRole('button', { name: 'Import 1 server' }).click();
+    const notice = preview.locator('.notice', {
+      hasText: 'Some imported servers cannot start yet',
+    });
+    await notice.getByText(/command not found: coffer-no-such-command/).waitFor();
+    await notice.getByText(/What to do: install coffer-no-such-command/).waitFor();
+    await notice.getByRole('link', { name: 'ghost' }).waitFor();
+    await preview.getByRole('button', { name: 'Close' }).click();
   });
 
   it('answers bad agent requests with stable codes and writes nothing', async () => {

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { api, errorText } from '../../api/client.js';
-import type { AgentImport, AgentImportItem, AgentScope } from '../../api/types.js';
+import type {
+  AgentImport,
+  AgentImportItem,
+  AgentScope,
+  DoctorFinding,
+  DoctorReport,
+} from '../../api/types.js';
 import { Loading, Notice } from '../../components/notice.js';
 import { useToast } from '../../components/toasts.js';
 import { href } from '../../router.js';
@@ -18,6 +24,40 @@ const ACTION: Record<AgentImportItem['action'], string> = {
   skip: 'skipped',
   invalid: 'cannot import',
 };
+
+/** What doctor can tell of a server that never ran (as `coffer agents import` warns). */
+const BEFORE_START: ReadonlySet<DoctorFinding['code']> = new Set([
+  'COMMAND_NOT_FOUND',
+  'SECRET_MISSING',
+]);
+
+/** Why servers just added cannot start, read now rather than at an agent's first call. */
+async function startProblems(servers: readonly string[]): Promise<DoctorFinding[]> {
+  if (servers.length === 0) return [];
+  try {
+    const report = await api.get<DoctorReport>('/doctor');
+    return report.findings.filter(
+      (finding) => servers.includes(finding.subject) && BEFORE_START.has(finding.code),
+    );
+  } catch {
+    return []; // the servers are added either way; the server page shows their errors
+  }
+}
+
+function StartProblems({ findings }: { findings: readonly DoctorFinding[] }) {
+  return (
+    <Notice tone="warning" title="Some imported servers cannot start yet">
+      <ul>
+        {findings.map((finding) => (
+          <li key={`${finding.subject}:${finding.code}:${finding.message}`}>
+            <a href={href.server(finding.subject)}>{finding.subject}</a>: {finding.message}
+            {finding.fix !== null && <p className="field-hint">What to do: {finding.fix}</p>}
+          </li>
+        ))}
+      </ul>
+    </Notice>
+  );
+}
 
 function status(item: AgentImportItem): string {
   if (item.outcome === 'added') return 'added';
@@ -85,6 +125,7 @@ export function ImportPreview(props: {
   const { target: agent, onDone, onCancel } = props;
   const [rename, setRename] = useState(false);
   const [done, setDone] = useState<AgentImport>();
+  const [problems, setProblems] = useState<DoctorFinding[]>([]);
   const [importing, setImporting] = useState(false);
   const toast = useToast();
   const base = `/agents/${encodeURIComponent(agent.agent)}/import`;
@@ -101,8 +142,9 @@ export function ImportPreview(props: {
     try {
       const result = await api.post<AgentImport>(base, body);
       setDone(result);
-      const added = result.items.filter((item) => item.outcome === 'added').length;
-      toast(`Imported ${added} of ${result.items.length} entries from ${agent.name}`);
+      const added = result.items.filter((item) => item.outcome === 'added');
+      toast(`Imported ${added.length} of ${result.items.length} entries from ${agent.name}`);
+      setProblems(await startProblems(added.map((item) => item.server)));
       onDone();
     } catch (error) {
       toast(errorText(error), 'error');
@@ -132,6 +174,7 @@ export function ImportPreview(props: {
         <p className="muted">No MCP servers in {shown.path}.</p>
       )}
       {shown !== undefined && shown.items.length > 0 && <ImportRows items={shown.items} />}
+      {problems.length > 0 && <StartProblems findings={problems} />}
       <div className="form-actions">
         {done === undefined && (
           <button
