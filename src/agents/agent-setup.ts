@@ -167,6 +167,7 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
       const servers = exists ? (document.servers(location.serversKey) ?? {}) : {};
       const items = planImport(agent, servers, {
         existing: importOptions.existing,
+        ...(importOptions.known === undefined ? {} : { known: importOptions.known }),
         rename: importOptions.rename === true,
         imported: importedFrom(cofferHome, location),
       });

@@ -3,6 +3,7 @@ import {
   type ServerDefinition,
   type ServerDefinitionInput,
 } from '../domain/server-definition.js';
+import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
 import { hasPlaceholder, isSecret } from './secret-detection.js';
 import { freeName, toCofferName } from './server-names.js';
@@ -20,7 +21,8 @@ export interface SecretToStore {
   readonly value: string;
 }
 
-export type ImportAction = 'add' | 'clash' | 'skip' | 'invalid';
+/** `same`: Coffer already has this server (another agent's import, say): nothing is added. */
+export type ImportAction = 'add' | 'same' | 'clash' | 'skip' | 'invalid';
 
 export interface ImportItem {
   /** The entry's name in the agent file. */
@@ -38,6 +40,8 @@ export interface ImportItem {
 export interface ImportOptions {
   /** Names of the servers Coffer already has. */
   readonly existing: ReadonlySet<string>;
+  /** Their definitions, to recognise an entry that is one of them under any name. */
+  readonly known?: readonly KnownServer[];
   /** Give clashing servers a free name instead of skipping them. */
   readonly rename?: boolean;
   /** Extra env / header names to treat as secrets (any case). */
@@ -207,11 +211,28 @@ function planEntry(
     ...parsed.notes,
     ...launchNotes(parsed),
   ];
+  const item = definitionItem(base, naming.server, parsed, [...notes], options);
+  const definition = item.definition;
+  const twin =
+    definition === undefined
+      ? undefined
+      : options.known?.find((known) => sameLaunch(known, definition));
+  if (twin !== undefined) return sameItem(item, twin.name);
   if (naming.clash !== undefined)
     return { ...base, server: naming.server, action: 'clash', reason: naming.clash, notes };
-  const item = definitionItem(base, naming.server, parsed, notes, options);
   if (item.action === 'add') taken.add(item.server);
   return item;
+}
+
+/**
+ * An entry Coffer already serves: recorded as imported (so `install --replace` takes it
+ * out of the agent file) but not added again, and its secret values stay where they are.
+ */
+function sameItem(item: ImportItem, server: string): ImportItem {
+  const names = item.secrets.map((secret) => secret.name);
+  const secrets = names.length === 0 ? '' : `; Coffer uses the ${names.join(', ')} it holds`;
+  const reason = `Coffer already has it as "${server}" (same command and settings${secrets})`;
+  return { ...item, server, action: 'same', reason, secrets: [] };
 }
 
 /** One item per entry, in file order. */

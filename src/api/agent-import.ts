@@ -65,10 +65,13 @@ async function importItem(
 export async function runImport(services: ApiServices, c: Context, plan: AgentImportPlan) {
   const results: [AgentImportItem, ImportOutcome][] = [];
   for (const item of plan.items) results.push([item, await importItem(services, c, item)]);
-  const imported = results.flatMap(([item, outcome]) =>
+  const added = results.flatMap(([item, outcome]) =>
     outcome.kind === 'added' ? [{ item, pending: outcome.pending }] : [],
   );
-  if (imported.length > 0) services.notifier.serversChanged();
+  if (added.length > 0) services.notifier.serversChanged();
+  // Served already: recorded as imported, so install --replace takes it out of the file.
+  const same = plan.items.filter((item) => item.action === 'same');
+  const imported = [...added, ...same.map((item) => ({ item, pending: [] }))];
   await services.agents?.recordImports(plan, imported);
   return results.map(([item, outcome]) => importItemView(item, outcome));
 }

@@ -47,16 +47,20 @@ export function agentRoutes(services: ApiServices): Hono {
 
   app.post('/agents/:id/import/preview', async (c) => {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
-    const existing = new Set((await services.servers.list()).map((server) => server.name));
-    const plan = await setup().planImport(c.req.param('id'), input.scope, { ...input, existing });
+    const known = await services.servers.list();
+    const existing = new Set(known.map((server) => server.name));
+    const options = { ...input, existing, known };
+    const plan = await setup().planImport(c.req.param('id'), input.scope, options);
     const items = plan.items.map((item) => importItemView(item, { kind: 'planned' }));
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
   });
 
   app.post('/agents/:id/import', async (c) => {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
-    const existing = new Set((await services.servers.list()).map((server) => server.name));
-    const plan = await setup().planImport(c.req.param('id'), input.scope, { ...input, existing });
+    const known = await services.servers.list();
+    const existing = new Set(known.map((server) => server.name));
+    const options = { ...input, existing, known };
+    const plan = await setup().planImport(c.req.param('id'), input.scope, options);
     const items = await runImport(services, c, plan);
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
   });

@@ -36,6 +36,8 @@ function headline(item: ImportItem, outcome: ImportOutcome): string {
   switch (item.action) {
     case 'skip':
       return `  - ${item.original}: skipped, ${item.reason ?? ''}`;
+    case 'same':
+      return `  = ${item.original}: nothing to add, ${item.reason ?? ''}`;
     case 'clash':
       return `  = ${name}: skipped, ${item.reason ?? ''}`;
     case 'invalid':

@@ -11,6 +11,7 @@ import {
   type SecretToStore,
 } from '../../agents/index.js';
 import { isCofferError } from '../../domain/errors.js';
+import type { KnownServer } from '../../domain/same-launch.js';
 import { importItemView, type ImportOutcome } from '../../domain/import-item-view.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
@@ -72,9 +73,14 @@ async function undo(api: ApiClient, server: string, stored: readonly SecretToSto
   await api.delete(`/servers/${name}`).catch(() => undefined);
 }
 
-async function existingNames(api: ApiClient): Promise<Set<string>> {
-  const { servers } = await api.get<{ servers: { name: string }[] }>('/servers');
-  return new Set(servers.map((server) => server.name));
+async function knownServers(api: ApiClient): Promise<KnownServer[]> {
+  return (await api.get<{ servers: KnownServer[] }>('/servers')).servers;
+}
+
+/** Entries Coffer already serves were recorded: install --replace can now take them out. */
+function servedAlready(count: number, replaceCommand: string): string {
+  const what = count === 1 ? 'One entry is a server' : `${count} entries are servers`;
+  return `${what} Coffer already has: \`${replaceCommand}\` takes ${count === 1 ? 'it' : 'them'} out of this file.`;
 }
 
 function report(
@@ -82,6 +88,7 @@ function report(
   flags: ImportFlags,
   header: string,
   results: [ImportItem, ImportOutcome][],
+  replaceCommand: string,
 ) {
   if (flags.json === true) {
     writeJson(context, {
@@ -94,6 +101,8 @@ function report(
   const added = results.filter(([, outcome]) => outcome.kind === 'added').length;
   if (flags.dryRun === true) lines.push('Dry run: nothing was changed.');
   else lines.push(`Imported ${added} of ${results.length} entries into Coffer.`);
+  const same = results.filter(([item]) => item.action === 'same').length;
+  if (same > 0 && flags.dryRun !== true) lines.push(servedAlready(same, replaceCommand));
   context.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -113,8 +122,10 @@ export async function importAgent(
     return;
   }
   const api = await context.api();
+  const known = await knownServers(api);
   const items = planImport(agent, servers, {
-    existing: await existingNames(api),
+    existing: new Set(known.map((server) => server.name)),
+    known,
     rename: flags.rename === true,
     secretNames: flags.secret,
     imported: importedFrom(context.paths.home, location),
@@ -125,14 +136,18 @@ export async function importAgent(
     const outcome: ImportOutcome =
       flags.dryRun === true ? { kind: 'planned' } : await runItem(api, item);
     if (outcome.kind === 'added') imported.push({ item, pending: outcome.pending });
+    // Served already: recorded as imported, so install --replace takes it out of the file.
+    if (item.action === 'same' && flags.dryRun !== true) imported.push({ item, pending: [] });
     results.push([item, outcome]);
   }
   recordImports(context.paths.home, agent, location, imported);
-  report(context, flags, header, results);
+  const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
+  report(context, flags, header, results, `coffer agents install ${id}${scope} --replace`);
+  const added = results.filter(([, outcome]) => outcome.kind === 'added');
   await warnStartProblems(
     context,
     api,
-    imported.map(({ item }) => item.server),
+    added.map(([item]) => item.server),
   );
   if (results.some(([, outcome]) => outcome.kind === 'failed')) throw new CliExit(ExitCode.GENERIC);
 }

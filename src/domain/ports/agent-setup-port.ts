@@ -3,6 +3,7 @@
  * API and the UI need to show agents and change their config files. Views carry no
  * secret: a file's text is shown with every env and header value masked.
  */
+import type { KnownServer } from '../same-launch.js';
 import type { ServerDefinition } from '../server-definition.js';
 
 export type AgentScope = 'user' | 'project' | 'local';
@@ -58,7 +59,8 @@ export interface AgentChangeResult extends AgentChangePreview {
   readonly backup_id?: string;
 }
 
-export type AgentImportAction = 'add' | 'clash' | 'skip' | 'invalid';
+/** `same`: Coffer already has this server under some name; nothing is added. */
+export type AgentImportAction = 'add' | 'same' | 'clash' | 'skip' | 'invalid';
 
 /** One entry of an agent file and what importing it does. Secrets carry values: never answer them. */
 export interface AgentImportItem {
@@ -87,6 +89,8 @@ export interface AgentImportPlan {
 export interface AgentImportOptions {
   /** Names of the servers Coffer already has. */
   readonly existing: ReadonlySet<string>;
+  /** Their definitions, to recognise an entry that is one of them under any name. */
+  readonly known?: readonly KnownServer[];
   /** Give clashing servers a free name instead of skipping them. */
   readonly rename?: boolean;
 }

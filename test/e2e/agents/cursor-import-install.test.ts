@@ -126,6 +126,34 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(JSON.stringify(body)).not.toContain(TOKEN);
   });
 
+  it('sees the same server in a second agent: adds nothing, and install --replace takes it out', async () => {
+    const claudeFile = join(home, '.claude.json');
+    const entry = {
+      command: process.execPath,
+      args: [FIXTURE, '--scenario', 'basic'],
+      env: { LOG_LEVEL: 'debug', API_TOKEN: TOKEN },
+    };
+    writeFileSync(claudeFile, JSON.stringify({ mcpServers: { fx: entry } }, null, 2));
+    const run = await coffer('agents', 'import', 'claude-code');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      '= fx: nothing to add, Coffer already has it as "fixture" (same command and settings; Coffer uses the API_TOKEN it holds)',
+    );
+    expect(run.stdout).toContain('Imported 0 of 1');
+    expect(run.stdout).toContain(
+      'One entry is a server Coffer already has: `coffer agents install claude-code --replace` takes it out of this file.',
+    );
+    const { body } = await daemonApi(cofferHome, '/servers');
+    expect(body.servers.map((server: { name: string }) => server.name)).toEqual(['fixture']);
+
+    const install = await coffer('agents', 'install', 'claude-code', '--replace');
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain('remove "fx" (now served by Coffer)');
+    expect(Object.keys(JSON.parse(readFileSync(claudeFile, 'utf8')).mcpServers)).toEqual([
+      'coffer',
+    ]);
+  });
+
   it('keeps the token in the secret store, not in the agent file (once install replaces it)', async () => {
     const secrets = await daemonApi(cofferHome, '/secrets?server=fixture');
     expect(secrets.status, 'POST/GET /api/v1/secrets must exist (credentials layer)').toBe(200);

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
@@ -134,6 +134,35 @@ describe('Agents and Secrets pages in Chromium', () => {
     await notice.getByText(/command not found: coffer-no-such-command/).waitFor();
     await notice.getByText(/What to do: install coffer-no-such-command/).waitFor();
     await notice.getByRole('link', { name: 'ghost' }).waitFor();
+    await preview.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('knows a server Coffer already has when another agent lists it, and notes it for install', async () => {
+    const entry = {
+      command: process.execPath,
+      args: [FIXTURE, '--scenario', 'basic'],
+      env: { API_TOKEN: TOKEN, LOG_LEVEL: 'debug' },
+    };
+    const vscodeFile = join(home, '.config', 'Code', 'User', 'mcp.json');
+    mkdirSync(dirname(vscodeFile), { recursive: true });
+    writeFileSync(vscodeFile, JSON.stringify({ servers: { fx: entry } }));
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.getByRole('link', { name: 'Agents' }).click();
+    const card = page.locator('.agent-card', { hasText: 'VS Code' });
+    await card.getByRole('button', { name: 'Import…' }).click();
+    const preview = page.getByRole('region', { name: 'Import preview' });
+    await preview
+      .getByText(
+        'nothing to add: Coffer already has it as "fixture" (same command and settings; Coffer uses the API_TOKEN it holds)',
+      )
+      .waitFor();
+    await preview.getByRole('button', { name: 'Note 1 as served by Coffer' }).click();
+    await preview.getByRole('button', { name: 'Close' }).waitFor();
+    const { body } = await daemon.api('GET', '/servers');
+    const servers = body.servers as { name: string }[];
+    expect(servers.map((server) => server.name).sort()).toEqual(['fixture', 'ghost']);
+    const plan = await daemon.api('POST', '/agents/vscode/install/preview', { replace: true });
+    expect(plan.body.preview.summary).toContain('- would remove "fx" (now served by Coffer)');
     await preview.getByRole('button', { name: 'Close' }).click();
   });
 

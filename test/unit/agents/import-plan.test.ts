@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findAgent, planImport } from '../../../src/agents/index.js';
+import type { KnownServer } from '../../../src/domain/same-launch.js';
 import { hasPlaceholder, secretName, secretValue } from '../../../src/agents/secret-detection.js';
 import { freeName, toCofferName } from '../../../src/agents/server-names.js';
 
@@ -113,6 +114,47 @@ describe('planImport', () => {
     ]);
     const renamed = planImport(cursor, servers, { existing: new Set(['github']), rename: true });
     expect(renamed.map((item) => item.server)).toEqual(['github-2', 'github-3']);
+  });
+
+  it('recognises a server Coffer already has, under any name, even with --rename', () => {
+    const github = {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github'],
+      env: { GITHUB_TOKEN: 'ghp_agentsown', LOG_LEVEL: 'info' },
+    };
+    const known: KnownServer[] = [
+      {
+        name: 'github',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github'],
+        env: { LOG_LEVEL: 'info' },
+        headers: {},
+        secret_env: ['GITHUB_TOKEN'],
+        secret_headers: [],
+      },
+    ];
+    const servers = { gh: github, github, other: { ...github, args: ['-y', 'other-server'] } };
+    const items = planImport(cursor, servers, {
+      existing: new Set(['github']),
+      known,
+      rename: true,
+    });
+    expect(items.map((item) => [item.original, item.action, item.server])).toEqual([
+      ['gh', 'same', 'github'],
+      ['github', 'same', 'github'],
+      ['other', 'add', 'other'],
+    ]);
+    expect(items[0]?.reason).toBe(
+      'Coffer already has it as "github" (same command and settings; Coffer uses the GITHUB_TOKEN it holds)',
+    );
+    expect(items[0]?.secrets).toEqual([]);
+    const changed = planImport(
+      cursor,
+      { github: { ...github, env: { ...github.env, LOG_LEVEL: 'debug' } } },
+      { existing: new Set(['github']), known },
+    );
+    expect(changed[0]?.action).toBe('clash');
   });
 
   it("skips Coffer's own entry and entries imported before", () => {

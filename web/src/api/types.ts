@@ -246,7 +246,7 @@ export interface AgentChangeResult extends AgentChangePreview {
 export interface AgentImportItem {
   readonly original: string;
   readonly server: string;
-  readonly action: 'add' | 'clash' | 'skip' | 'invalid';
+  readonly action: 'add' | 'same' | 'clash' | 'skip' | 'invalid';
   readonly reason?: string;
   readonly outcome: 'planned' | 'added' | 'failed';
   readonly error?: string;

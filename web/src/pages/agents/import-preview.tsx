@@ -20,6 +20,7 @@ export interface ImportTarget {
 
 const ACTION: Record<AgentImportItem['action'], string> = {
   add: 'will be added',
+  same: 'nothing to add',
   clash: 'name taken',
   skip: 'skipped',
   invalid: 'cannot import',
@@ -88,7 +89,7 @@ function ImportRows({ items }: { items: readonly AgentImportItem[] }) {
         {items.map((item) => (
           <tr key={item.original} className={item.action === 'add' ? undefined : 'is-muted'}>
             <td data-label="Entry">
-              {item.outcome === 'added' ? (
+              {item.outcome === 'added' || item.action === 'same' ? (
                 <a href={href.server(item.server)}>{item.server}</a>
               ) : (
                 <code>{item.original}</code>
@@ -116,6 +117,11 @@ function ImportRows({ items }: { items: readonly AgentImportItem[] }) {
   );
 }
 
+function importLabel(adds: number, same: number): string {
+  if (adds === 0 && same > 0) return `Note ${same} as served by Coffer`;
+  return `Import ${adds} server${adds === 1 ? '' : 's'}`;
+}
+
 /** The agent's servers and what importing each does; Import registers them in Coffer. */
 export function ImportPreview(props: {
   readonly target: ImportTarget;
@@ -136,6 +142,8 @@ export function ImportPreview(props: {
   );
   const shown = done ?? plan.data;
   const adds = plan.data?.items.filter((item) => item.action === 'add').length ?? 0;
+  // Entries Coffer already serves are recorded too, so that install can replace them.
+  const same = plan.data?.items.filter((item) => item.action === 'same').length ?? 0;
 
   const run = async () => {
     setImporting(true);
@@ -180,10 +188,10 @@ export function ImportPreview(props: {
           <button
             type="button"
             className="button primary"
-            disabled={adds === 0 || importing || plan.loading}
+            disabled={adds + same === 0 || importing || plan.loading}
             onClick={() => void run()}
           >
-            {importing ? 'Importing…' : `Import ${adds} server${adds === 1 ? '' : 's'}`}
+            {importing ? 'Importing…' : importLabel(adds, same)}
           </button>
         )}
         <button type="button" className="button" onClick={onCancel}>
