@@ -103,6 +103,12 @@ describe('Agents and Secrets pages in Chromium', () => {
     await screenshot(page, 'agents', { fullPage: true });
     await preview.getByRole('button', { name: 'Install now' }).click();
     await cursorCard().getByText('Coffer installed').waitFor();
+    // The confirmation lets clicks through to what is under it (here, another agent's card).
+    const toast = await page.locator('.toast').last().boundingBox();
+    expect(toast).not.toBeNull();
+    const [x, y] = [toast!.x + toast!.width / 2, toast!.y + toast!.height / 2];
+    const hit = `document.elementFromPoint(${x}, ${y})`;
+    expect(await page.evaluate(`${hit} !== null && ${hit}.closest('.toasts') === null`)).toBe(true);
     const { mcpServers } = JSON.parse(readFileSync(cursorFile, 'utf8')) as {
       mcpServers: Record<string, { args: string[] }>;
     };
