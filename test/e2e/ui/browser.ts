@@ -66,17 +66,19 @@ export async function screenshot(
   name: string,
   options: { fullPage?: boolean } = {},
 ): Promise<Buffer> {
-  // Confirmations fade after a few seconds; the picture is of the page, not of them.
-  await page
-    .locator('.toast')
-    .last()
-    .waitFor({ state: 'detached', timeout: 10_000 })
-    .catch(() => undefined);
-  // A full-page picture taken while scrolled down draws the sticky top bar mid-page.
-  if (options.fullPage === true) await page.evaluate('window.scrollTo(0, 0)');
   // docs/screenshots changes only when asked (`COFFER_SCREENSHOTS=1 npm run test:e2e`):
   // times and latencies differ on every run, and the tree must stay clean after `npm test`.
   const save = process.env['COFFER_SCREENSHOTS'] === '1';
+  // Confirmations fade after a few seconds; the picture is of the page, not of them. Only a
+  // picture that is kept waits for that (about 5 s a picture, 13 pictures).
+  if (save)
+    await page
+      .locator('.toast')
+      .last()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined);
+  // A full-page picture taken while scrolled down draws the sticky top bar mid-page.
+  if (options.fullPage === true) await page.evaluate('window.scrollTo(0, 0)');
   return page.screenshot({
     ...(save ? { path: join(SCREENSHOTS, `${name}.png`) } : {}),
     ...options,
