@@ -217,7 +217,7 @@ function planEntry(
     definition === undefined
       ? undefined
       : options.known?.find((known) => sameLaunch(known, definition));
-  if (twin !== undefined) return sameItem(item, twin.name);
+  if (twin !== undefined) return sameItem(item, twin);
   if (naming.clash !== undefined)
     return { ...base, server: naming.server, action: 'clash', reason: naming.clash, notes };
   if (item.action === 'add') taken.add(item.server);
@@ -228,11 +228,13 @@ function planEntry(
  * An entry Coffer already serves: recorded as imported (so `install --replace` takes it
  * out of the agent file) but not added again, and its secret values stay where they are.
  */
-function sameItem(item: ImportItem, server: string): ImportItem {
+function sameItem(item: ImportItem, twin: KnownServer): ImportItem {
   const names = item.secrets.map((secret) => secret.name);
   const secrets = names.length === 0 ? '' : `; Coffer uses the ${names.join(', ')} it holds`;
-  const reason = `Coffer already has it as "${server}" (same command and settings${secrets})`;
-  return { ...item, server, action: 'same', reason, secrets: [] };
+  // Replacing the entry would take the server from the agent until it is enabled again.
+  const off = twin.enabled === false ? `; it is disabled: coffer mcp enable ${twin.name}` : '';
+  const reason = `Coffer already has it as "${twin.name}" (same command and settings${secrets}${off})`;
+  return { ...item, server: twin.name, action: 'same', reason, secrets: [] };
 }
 
 /** One item per entry, in file order. */

@@ -15,7 +15,7 @@ export type LaunchFields = Pick<
 >;
 
 /** A server Coffer has, as far as telling a twin from it needs. */
-export type KnownServer = LaunchFields & { readonly name: string };
+export type KnownServer = LaunchFields & { readonly name: string; readonly enabled?: boolean };
 
 /**
  * True when two definitions start the same server the same way: same transport, command,

@@ -155,6 +155,12 @@ describe('planImport', () => {
       { existing: new Set(['github']), known },
     );
     expect(changed[0]?.action).toBe('clash');
+    const off = planImport(
+      cursor,
+      { github },
+      { existing: none, known: [{ ...known[0]!, enabled: false }] },
+    );
+    expect(off[0]?.reason).toMatch(/; it is disabled: coffer mcp enable github\)$/);
   });
 
   it("skips Coffer's own entry and entries imported before", () => {
