@@ -14,7 +14,7 @@ function launchText(launch: ShimLaunch): string {
 }
 
 /** How the caller's user asks for --replace (a flag on the CLI, a checkbox in the UI). */
-export const REPLACE_ON_CLI = 'install again with --replace';
+const REPLACE_ON_CLI = 'install again with --replace';
 
 export function installSummary(
   plan: InstallPlan,

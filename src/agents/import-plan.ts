@@ -206,22 +206,24 @@ function planEntry(
     };
   }
   const naming = chooseName(original, taken, options.existing, options.rename === true);
-  const notes = [
-    ...(naming.note === undefined ? [] : [naming.note]),
-    ...parsed.notes,
-    ...launchNotes(parsed),
-  ];
-  const item = definitionItem(base, naming.server, parsed, [...notes], options);
+  const item = definitionItem(base, naming.server, parsed, entryNotes(parsed), options);
   const definition = item.definition;
   const twin =
     definition === undefined
       ? undefined
       : options.known?.find((known) => sameLaunch(known, definition));
+  // Served already under its own name: the name chosen for a new server does not apply.
   if (twin !== undefined) return sameItem(item, twin);
+  const notes = naming.note === undefined ? item.notes : [naming.note, ...item.notes];
   if (naming.clash !== undefined)
     return { ...base, server: naming.server, action: 'clash', reason: naming.clash, notes };
   if (item.action === 'add') taken.add(item.server);
-  return item;
+  return { ...item, notes };
+}
+
+/** What the reader of an entry should know, whatever becomes of it. */
+function entryNotes(parsed: AgentServer): string[] {
+  return [...parsed.notes, ...launchNotes(parsed)];
 }
 
 /**

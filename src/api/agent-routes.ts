@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
 import { importItemView } from '../domain/import-item-view.js';
-import type { AgentChangeKind, AgentSetup } from '../domain/ports.js';
+import type { AgentChangeKind, AgentImportOptions, AgentSetup } from '../domain/ports.js';
 import { recordAdmin } from './admin-audit.js';
 import { agentChangeSchema, agentImportSchema } from './agent-schemas.js';
 import { runImport } from './agent-import.js';
@@ -15,6 +15,15 @@ const changes: readonly AgentChangeKind[] = ['install', 'uninstall'];
  * the UI. Every change has a preview route that plans it and writes nothing; applying
  * takes the preview's `before_sha256`, so what is written is what was shown.
  */
+/** What an import is planned against: the servers Coffer has, by name and definition. */
+async function importOptions(
+  services: ApiServices,
+  input: { readonly rename: boolean },
+): Promise<AgentImportOptions> {
+  const known = await services.servers.list();
+  return { rename: input.rename, existing: new Set(known.map((server) => server.name)), known };
+}
+
 export function agentRoutes(services: ApiServices): Hono {
   const app = new Hono();
   const setup = (): AgentSetup => {
@@ -47,9 +56,7 @@ export function agentRoutes(services: ApiServices): Hono {
 
   app.post('/agents/:id/import/preview', async (c) => {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
-    const known = await services.servers.list();
-    const existing = new Set(known.map((server) => server.name));
-    const options = { ...input, existing, known };
+    const options = await importOptions(services, input);
     const plan = await setup().planImport(c.req.param('id'), input.scope, options);
     const items = plan.items.map((item) => importItemView(item, { kind: 'planned' }));
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
@@ -57,9 +64,7 @@ export function agentRoutes(services: ApiServices): Hono {
 
   app.post('/agents/:id/import', async (c) => {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
-    const known = await services.servers.list();
-    const existing = new Set(known.map((server) => server.name));
-    const options = { ...input, existing, known };
+    const options = await importOptions(services, input);
     const plan = await setup().planImport(c.req.param('id'), input.scope, options);
     const items = await runImport(services, c, plan);
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });

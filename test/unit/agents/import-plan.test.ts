@@ -149,6 +149,7 @@ describe('planImport', () => {
       'Coffer already has it as "github" (same command and settings; Coffer uses the GITHUB_TOKEN it holds)',
     );
     expect(items[0]?.secrets).toEqual([]);
+    expect(items[1]?.notes).toEqual([]); // not "named github-2 in Coffer": nothing is named
     const changed = planImport(
       cursor,
       { github: { ...github, env: { ...github.env, LOG_LEVEL: 'debug' } } },
