@@ -144,14 +144,14 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
       'One entry is a server Coffer already has: `coffer agents install claude-code --replace` takes it out of this file.',
     );
     const { body } = await daemonApi(cofferHome, '/servers');
-    expect(body.servers.map((server: { name: string }) => server.name)).toEqual(['fixture']);
+    const servers = body.servers as { name: string }[];
+    expect(servers.map((server) => server.name)).toEqual(['fixture']);
 
     const install = await coffer('agents', 'install', 'claude-code', '--replace');
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toContain('remove "fx" (now served by Coffer)');
-    expect(Object.keys(JSON.parse(readFileSync(claudeFile, 'utf8')).mcpServers)).toEqual([
-      'coffer',
-    ]);
+    const written = JSON.parse(readFileSync(claudeFile, 'utf8')) as { mcpServers: object };
+    expect(Object.keys(written.mcpServers)).toEqual(['coffer']);
   });
 
   it('keeps the token in the secret store, not in the agent file (once install replaces it)', async () => {
