@@ -163,6 +163,9 @@ describe('Agents and Secrets pages in Chromium', () => {
       )
       .waitFor();
     await preview.getByRole('button', { name: 'Note 1 as served by Coffer' }).click();
+    await page
+      .getByText('Imported 0 of 1 entries from VS Code; 1 already served by Coffer')
+      .waitFor();
     await preview.getByRole('button', { name: 'Close' }).waitFor();
     const { body } = await daemon.api('GET', '/servers');
     const servers = body.servers as { name: string }[];

@@ -151,7 +151,10 @@ export function ImportPreview(props: {
       const result = await api.post<AgentImport>(base, body);
       setDone(result);
       const added = result.items.filter((item) => item.outcome === 'added');
-      toast(`Imported ${added.length} of ${result.items.length} entries from ${agent.name}`);
+      const served = same > 0 ? `; ${same} already served by Coffer` : '';
+      toast(
+        `Imported ${added.length} of ${result.items.length} entries from ${agent.name}${served}`,
+      );
       setProblems(await startProblems(added.map((item) => item.server)));
       onDone();
     } catch (error) {
