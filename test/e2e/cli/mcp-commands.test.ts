@@ -229,6 +229,29 @@ describe('coffer mcp', () => {
     expect((await servers()).find((s) => s.name === 'fake')?.enabled).toBe(true);
   });
 
+  it('add warns of a server that starts exactly as one Coffer has, and adds it all the same', async () => {
+    const url = ['--url', 'http://127.0.0.1:9/mcp'];
+    const twin = await cli.run(
+      'mcp',
+      'add',
+      'twin',
+      ...url,
+      '--header',
+      'X-Empty:',
+      '--header',
+      'X-Team: blue',
+    );
+    expect(twin.code, twin.stderr).toBe(0);
+    expect(twin.stderr).toBe(
+      'coffer: warning: "twin" starts the same server as "remote" (same command and settings): agents list its tools twice\n' +
+        '  fix: keep one: coffer mcp remove twin\n',
+    );
+    expect(await ok('mcp', 'remove', 'twin')).toBe('Removed server "twin"\n');
+    // Another header value is another server: no warning.
+    expect(await ok('mcp', 'add', 'cousin', ...url, '--header', 'X-Team: red')).toContain('Added');
+    expect(await ok('mcp', 'remove', 'cousin')).toBe('Removed server "cousin"\n');
+  });
+
   it('remove unregisters a server', async () => {
     expect(await ok('mcp', 'remove', 'legacy')).toBe('Removed server "legacy"\n');
     expect((await servers()).map((s) => s.name)).toEqual(['fake', 'remote']);
