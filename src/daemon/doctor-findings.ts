@@ -1,5 +1,6 @@
 import type { DoctorFinding, DoctorServer, SecretRef } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import { sameLaunch } from '../domain/same-launch.js';
 import { reviewCommand } from '../domain/tool-pin.js';
 
 /**
@@ -125,4 +126,26 @@ function missingSecrets(record: ServerRecord, stored: readonly SecretRef[]): Doc
       message: `the secret ${secret.kind === 'env' ? 'env var' : 'header'} ${secret.name} of ${record.name} is not set`,
       fix: `coffer secrets set ${record.name} --${secret.kind} ${secret.name}`,
     }));
+}
+
+/**
+ * Two enabled servers that start the same way (domain/same-launch.ts) are one server served
+ * twice: every agent lists its tools twice, under two names. Said of the later one. A
+ * disabled copy is left out: agents do not see it, and it may be kept on purpose.
+ */
+export function duplicateFindings(records: readonly ServerRecord[]): DoctorFinding[] {
+  const enabled = records.filter((record) => record.enabled).sort((a, b) => a.id - b.id);
+  return enabled.flatMap((record, index) => {
+    const first = enabled.slice(0, index).find((earlier) => sameLaunch(earlier, record));
+    if (first === undefined) return [];
+    return [
+      {
+        code: 'SERVER_DUPLICATE',
+        level: 'warn',
+        subject: record.name,
+        message: `starts the same server as "${first.name}" (same command and settings): agents list its tools twice`,
+        fix: `keep one: coffer mcp remove ${record.name}`,
+      },
+    ];
+  });
 }

@@ -8,7 +8,12 @@ import type {
   ServerStatus,
 } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
-import { heldToolsFinding, nodeFinding, serverFindings } from './doctor-findings.js';
+import {
+  duplicateFindings,
+  heldToolsFinding,
+  nodeFinding,
+  serverFindings,
+} from './doctor-findings.js';
 
 export interface DoctorDeps {
   readonly servers: Pick<ServerRepository, 'list'>;
@@ -62,6 +67,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
         const changed = heldToolsFinding(record.name, held[index] ?? []);
         if (changed !== undefined) findings.push(changed);
       });
+      findings.push(...duplicateFindings(records));
       const report: DoctorReport = {
         coffer_version: deps.versions.coffer,
         node_version: deps.versions.node,

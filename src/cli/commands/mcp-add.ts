@@ -6,7 +6,6 @@ import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
 import { readOAuthClient, type OAuthClientFlags } from './mcp-oauth-client.js';
 import { SHARED_TRADE_OFF } from './mcp-share.js';
 import { warnStartProblems } from './start-problems.js';
-import { warnTwin } from './twin-warning.js';
 
 interface AddFlags extends AddSecretFlags, OAuthClientFlags {
   env: string[];
@@ -67,6 +66,5 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
         `Added server "${server.name}" (${server.transport}: ${describeTarget(server)}${shared})\n`,
       );
       await warnStartProblems(context, api, [server.name]);
-      await warnTwin(context, api, server.name);
     });
 }

@@ -6,13 +6,15 @@ import type { CliContext } from '../cli-context.js';
 const KNOWN_BEFORE_START: ReadonlySet<FindingCode> = new Set([
   'COMMAND_NOT_FOUND',
   'SECRET_MISSING',
+  'SERVER_DUPLICATE',
 ]);
 
 /**
- * What would stop servers just added from starting, said at once rather than at an agent's
- * first call: the daemon's doctor report (the PATH it searches, the secrets it holds),
- * printed as warnings on stderr. The servers are added either way, and a report that
- * cannot be had is no reason to fail the command.
+ * What would stop servers just added from starting, or make agents see one twice, said
+ * at once rather than at an agent's first call: the daemon's doctor report (the PATH it
+ * searches, the secrets it holds, the servers it has), printed as warnings on stderr. The
+ * servers are added either way, and a report that cannot be had is no reason to fail the
+ * command.
  */
 export async function warnStartProblems(
   context: CliContext,

@@ -18,6 +18,7 @@ export const findingCodes = [
   'SERVER_FAILING',
   'SERVER_NEEDS_SIGN_IN',
   'TOOLS_CHANGED',
+  'SERVER_DUPLICATE',
   'AGENT_SHIM_BROKEN',
   'AGENT_CONFIG_UNREADABLE',
 ] as const;

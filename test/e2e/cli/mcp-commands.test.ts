@@ -243,7 +243,7 @@ describe('coffer mcp', () => {
     );
     expect(twin.code, twin.stderr).toBe(0);
     expect(twin.stderr).toBe(
-      'coffer: warning: "twin" starts the same server as "remote" (same command and settings): agents list its tools twice\n' +
+      'coffer: warning: twin: starts the same server as "remote" (same command and settings): agents list its tools twice\n' +
         '  fix: keep one: coffer mcp remove twin\n',
     );
     expect(await ok('mcp', 'remove', 'twin')).toBe('Removed server "twin"\n');

@@ -135,7 +135,7 @@ describe('Agents and Secrets pages in Chromium', () => {
     const preview = page.getByRole('region', { name: 'Import preview' });
     await preview.getByRole('button', { name: 'Import 1 server' }).click();
     const notice = preview.locator('.notice', {
-      hasText: 'Some imported servers cannot start yet',
+      hasText: 'Before agents use the imported servers',
     });
     await notice.getByText(/command not found: coffer-no-such-command/).waitFor();
     await notice.getByText(/What to do: install coffer-no-such-command/).waitFor();

@@ -48,8 +48,6 @@ describe('coffer mcp add --shared', () => {
       { method: 'post', path: '/servers', body: expect.objectContaining({ shared: true }) },
       // What would stop it from starting (doctor's findings), said right after adding it.
       { method: 'get', path: '/doctor', body: undefined },
-      // Whether another server starts exactly as this one (agents would list it twice).
-      { method: 'get', path: '/servers', body: undefined },
     ]);
     expect(run.stdout).toBe(
       'Added server "fetch" (stdio: uvx mcp-server-fetch, shared by all agents)\n',

@@ -189,6 +189,25 @@ describe('the doctor report', () => {
     ]);
   });
 
+  it('warns of a server that starts exactly as an earlier one, and not of a disabled copy', async () => {
+    const { report } = doctor([
+      record('files', { id: 1 }),
+      record('files-copy', { id: 3, args: ['-y', 'files'] }),
+      record('files-off', { id: 2, args: ['-y', 'files'], enabled: false }),
+      record('files-other', { id: 4, args: ['-y', 'files', '--read-only'] }),
+    ]);
+    expect((await report()).findings).toEqual([
+      {
+        code: 'SERVER_DUPLICATE',
+        level: 'warn',
+        subject: 'files-copy',
+        message:
+          'starts the same server as "files" (same command and settings): agents list its tools twice',
+        fix: 'keep one: coffer mcp remove files-copy',
+      },
+    ]);
+  });
+
   it('still reports when the pin records cannot be read', async () => {
     const { report } = doctor([record('web')], {
       heldTools: () => Promise.reject(new Error('database is locked')),

@@ -30,9 +30,10 @@ const ACTION: Record<AgentImportItem['action'], string> = {
 const BEFORE_START: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
   'SECRET_MISSING',
+  'SERVER_DUPLICATE',
 ]);
 
-/** Why servers just added cannot start, read now rather than at an agent's first call. */
+/** Why servers just added cannot start (or are served twice), read now, not at first use. */
 async function startProblems(servers: readonly string[]): Promise<DoctorFinding[]> {
   if (servers.length === 0) return [];
   try {
@@ -47,7 +48,7 @@ async function startProblems(servers: readonly string[]): Promise<DoctorFinding[
 
 function StartProblems({ findings }: { findings: readonly DoctorFinding[] }) {
   return (
-    <Notice tone="warning" title="Some imported servers cannot start yet">
+    <Notice tone="warning" title="Before agents use the imported servers">
       <ul>
         {findings.map((finding) => (
           <li key={`${finding.subject}:${finding.code}:${finding.message}`}>
