@@ -23,16 +23,17 @@ function LiveIndicator() {
   );
 }
 
+/** A page of one server is keyed by it: another server's page starts afresh, not with this one's state. */
 function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'servers':
       return <ServersPage />;
     case 'new-server':
-      return <ServerFormPage />;
+      return <ServerFormPage key="" />;
     case 'edit-server':
-      return <ServerFormPage name={route.name} />;
+      return <ServerFormPage key={route.name} name={route.name} />;
     case 'server':
-      return <ServerDetailPage name={route.name} />;
+      return <ServerDetailPage key={route.name} name={route.name} />;
     case 'activity':
       return <ActivityPage {...(route.server === undefined ? {} : { server: route.server })} />;
     case 'agents':

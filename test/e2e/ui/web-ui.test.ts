@@ -175,6 +175,21 @@ describe('web UI in Chromium', () => {
     await screenshot(page, 'servers');
   });
 
+  it("says on a server's page that it starts the same server as another one", async () => {
+    const twin = { name: 'broken-twin', transport: 'stdio', command: '/nonexistent/mcp-server' };
+    expect((await daemon.api('POST', '/servers', twin)).status).toBe(201);
+    await page.goto(`${daemon.baseUrl}/#/servers/broken-twin`);
+    const notice = page.locator('.notice', { hasText: 'Served twice' });
+    await notice.getByText(/starts the same server as "broken"/).waitFor();
+    await notice.getByText('What to do: keep one: coffer mcp remove broken-twin').waitFor();
+    expect((await daemon.api('DELETE', '/servers/broken-twin')).status).toBe(204);
+    // Another server's page starts afresh: it used to keep "broken-twin was removed".
+    await page.goto(`${daemon.baseUrl}/#/servers/broken`);
+    await page.getByText('Could not load — test the connection or refresh').first().waitFor();
+    expect(await page.getByText('Served twice').count()).toBe(0);
+    await page.getByRole('link', { name: 'Servers', exact: true }).first().click();
+  });
+
   it('updates the servers page live when the CLI changes something', async () => {
     const toggle = page.getByRole('switch', { name: 'Enable broken' });
     expect(await toggle.getAttribute('aria-checked')).toBe('true');

@@ -1,7 +1,14 @@
 import { useState } from 'react';
 import { api, errorText, serverPath } from '../api/client.js';
-import type { CapabilityType, DaemonEvent, Server, ServerCapabilities } from '../api/types.js';
+import type {
+  CapabilityType,
+  DaemonEvent,
+  DoctorFinding,
+  Server,
+  ServerCapabilities,
+} from '../api/types.js';
 import type { TypedItem } from '../components/capability-panel.js';
+import { FindingsNotice, findingsOf } from '../components/findings-notice.js';
 import { Loading, Notice } from '../components/notice.js';
 import { useToast } from '../components/toasts.js';
 import { useDaemonEvents } from '../live/events.js';
@@ -13,6 +20,9 @@ import { TestResult, useConnectionTest } from './server-actions.js';
 import { ServerHeader } from './server-header.js';
 import { ToolPlayground } from './playground/tool-playground.js';
 import { ToolPolicies } from './tool-policies.js';
+
+/** What only the doctor can tell of one server (its errors show in its own state). */
+const SERVED_TWICE: ReadonlySet<DoctorFinding['code']> = new Set(['SERVER_DUPLICATE']);
 
 function byType(items: readonly TypedItem[]): Map<CapabilityType, string[]> {
   const groups = new Map<CapabilityType, string[]>();
@@ -50,6 +60,7 @@ export function ServerDetailPage({ name }: { name: string }) {
   const path = serverPath(name);
   const server = useLoad(async () => (await api.get<{ server: Server }>(path)).server, name);
   const caps = useLoad(() => api.get<ServerCapabilities>(`${path}/capabilities`), name);
+  const twice = useLoad(() => findingsOf([name], SERVED_TWICE), name);
   const [removed, setRemoved] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
   const test = useConnectionTest(name);
@@ -157,6 +168,9 @@ export function ServerDetailPage({ name }: { name: string }) {
       <div aria-live="polite">
         {test.result !== undefined && <TestResult result={test.result} />}
       </div>
+      {twice.data !== undefined && twice.data.length > 0 && (
+        <FindingsNotice title="Served twice" findings={twice.data} />
+      )}
       <ChangedTools server={name} />
       <CapabilityTabs caps={caps.data} error={caps.error} onToggle={toggle} />
       <ToolPolicies server={name} />

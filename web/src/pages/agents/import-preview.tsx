@@ -1,12 +1,7 @@
 import { useState } from 'react';
 import { api, errorText } from '../../api/client.js';
-import type {
-  AgentImport,
-  AgentImportItem,
-  AgentScope,
-  DoctorFinding,
-  DoctorReport,
-} from '../../api/types.js';
+import type { AgentImport, AgentImportItem, AgentScope, DoctorFinding } from '../../api/types.js';
+import { FindingsNotice, findingsOf } from '../../components/findings-notice.js';
 import { Loading, Notice } from '../../components/notice.js';
 import { useToast } from '../../components/toasts.js';
 import { href } from '../../router.js';
@@ -32,34 +27,6 @@ const BEFORE_START: ReadonlySet<DoctorFinding['code']> = new Set([
   'SECRET_MISSING',
   'SERVER_DUPLICATE',
 ]);
-
-/** Why servers just added cannot start (or are served twice), read now, not at first use. */
-async function startProblems(servers: readonly string[]): Promise<DoctorFinding[]> {
-  if (servers.length === 0) return [];
-  try {
-    const report = await api.get<DoctorReport>('/doctor');
-    return report.findings.filter(
-      (finding) => servers.includes(finding.subject) && BEFORE_START.has(finding.code),
-    );
-  } catch {
-    return []; // the servers are added either way; the server page shows their errors
-  }
-}
-
-function StartProblems({ findings }: { findings: readonly DoctorFinding[] }) {
-  return (
-    <Notice tone="warning" title="Before agents use the imported servers">
-      <ul>
-        {findings.map((finding) => (
-          <li key={`${finding.subject}:${finding.code}:${finding.message}`}>
-            <a href={href.server(finding.subject)}>{finding.subject}</a>: {finding.message}
-            {finding.fix !== null && <p className="field-hint">What to do: {finding.fix}</p>}
-          </li>
-        ))}
-      </ul>
-    </Notice>
-  );
-}
 
 function status(item: AgentImportItem): string {
   if (item.outcome === 'added') return 'added';
@@ -156,7 +123,12 @@ export function ImportPreview(props: {
       toast(
         `Imported ${added.length} of ${result.items.length} entries from ${agent.name}${served}`,
       );
-      setProblems(await startProblems(added.map((item) => item.server)));
+      setProblems(
+        await findingsOf(
+          added.map((item) => item.server),
+          BEFORE_START,
+        ),
+      );
       onDone();
     } catch (error) {
       toast(errorText(error), 'error');
@@ -186,7 +158,9 @@ export function ImportPreview(props: {
         <p className="muted">No MCP servers in {shown.path}.</p>
       )}
       {shown !== undefined && shown.items.length > 0 && <ImportRows items={shown.items} />}
-      {problems.length > 0 && <StartProblems findings={problems} />}
+      {problems.length > 0 && (
+        <FindingsNotice title="Before agents use the imported servers" findings={problems} />
+      )}
       <div className="form-actions">
         {done === undefined && (
           <button

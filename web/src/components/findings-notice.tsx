@@ -1,0 +1,42 @@
+import { api } from '../api/client.js';
+import type { DoctorFinding, DoctorReport } from '../api/types.js';
+import { href } from '../router.js';
+import { Notice } from './notice.js';
+
+/**
+ * The doctor's findings of some servers, with what to do, where a page needs them at once
+ * (an import that just added servers, a server's own page). Best effort: a report that
+ * cannot be had shows nothing, as the pages work without it.
+ */
+export async function findingsOf(
+  servers: readonly string[],
+  codes: ReadonlySet<DoctorFinding['code']>,
+): Promise<DoctorFinding[]> {
+  if (servers.length === 0) return [];
+  try {
+    const report = await api.get<DoctorReport>('/doctor');
+    return report.findings.filter(
+      (finding) => servers.includes(finding.subject) && codes.has(finding.code),
+    );
+  } catch {
+    return [];
+  }
+}
+
+export function FindingsNotice(props: {
+  readonly title: string;
+  readonly findings: readonly DoctorFinding[];
+}) {
+  return (
+    <Notice tone="warning" title={props.title}>
+      <ul>
+        {props.findings.map((finding) => (
+          <li key={`${finding.subject}:${finding.code}:${finding.message}`}>
+            <a href={href.server(finding.subject)}>{finding.subject}</a>: {finding.message}
+            {finding.fix !== null && <p className="field-hint">What to do: {finding.fix}</p>}
+          </li>
+        ))}
+      </ul>
+    </Notice>
+  );
+}
