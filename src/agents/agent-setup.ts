@@ -168,6 +168,7 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
       const items = planImport(agent, servers, {
         existing: importOptions.existing,
         ...(importOptions.known === undefined ? {} : { known: importOptions.known }),
+        ...(importOptions.ownPort === undefined ? {} : { ownPort: importOptions.ownPort }),
         rename: importOptions.rename === true,
         imported: importedFrom(cofferHome, location),
       });

@@ -3,6 +3,7 @@ import {
   type ServerDefinition,
   type ServerDefinitionInput,
 } from '../domain/server-definition.js';
+import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
 import { hasPlaceholder, isSecret } from './secret-detection.js';
@@ -48,6 +49,8 @@ export interface ImportOptions {
   readonly secretNames?: readonly string[];
   /** Entries imported from this file before: original name → Coffer server name. */
   readonly imported?: ReadonlyMap<string, string>;
+  /** The daemon's port: an entry whose URL is this daemon is Coffer itself, over HTTP. */
+  readonly ownPort?: number;
 }
 
 /** Coffer's own shim entry: importing it would make Coffer serve itself. */
@@ -161,6 +164,9 @@ function skipOf(
 ): { server: string; reason: string } | undefined {
   if (isSkipped(parsed)) return { server: original, reason: parsed.skip };
   if (isCofferShim(parsed)) return { server: original, reason: 'it is Coffer itself' };
+  const url = parsed.url;
+  if (url !== undefined && options.ownPort !== undefined && isOwnEndpoint(url, options.ownPort))
+    return { server: original, reason: 'it is Coffer itself (its HTTP endpoint)' };
   const previous = options.imported?.get(original);
   if (previous !== undefined && options.existing.has(previous))
     return { server: previous, reason: `already imported as "${previous}"` };

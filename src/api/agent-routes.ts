@@ -21,7 +21,9 @@ async function importOptions(
   input: { readonly rename: boolean },
 ): Promise<AgentImportOptions> {
   const known = await services.servers.list();
-  return { rename: input.rename, existing: new Set(known.map((server) => server.name)), known };
+  const existing = new Set(known.map((server) => server.name));
+  const ownPort = services.ownPort;
+  return { rename: input.rename, existing, known, ...(ownPort === undefined ? {} : { ownPort }) };
 }
 
 export function agentRoutes(services: ApiServices): Hono {

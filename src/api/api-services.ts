@@ -55,4 +55,6 @@ export interface ApiServices {
   readonly policies?: ToolPolicyRepository;
   /** Tool pins (/servers/:name/reviews); the routes answer 404 when absent. */
   readonly pins?: ToolPinRepository;
+  /** The port the daemon listens on: an agent entry for it is Coffer itself (imports skip it). */
+  readonly ownPort?: number;
 }

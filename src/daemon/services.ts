@@ -14,6 +14,7 @@ import { contextBudgetReader } from '../gateway/context-budget.js';
 import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
 import { createSocketEndpoint } from '../gateway/socket-connection.js';
+import { refusingOwnEndpoint } from '../gateway/own-endpoint-guard.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { ToolPins } from '../gateway/tool-pins.js';
@@ -53,7 +54,9 @@ export const createServices: CreateServices = async ({
   // The login shell's PATH, asked only when a command is not on the inherited one.
   const searchPath = createSearchPath(process.env, process.platform);
   const store = await openDatabase(paths.database, { logger });
-  const repositories = createRepositories(store, clock);
+  const stored = createRepositories(store, clock);
+  // No path may register this daemon as its own upstream (an agent's HTTP entry for Coffer).
+  const repositories = { ...stored, servers: refusingOwnEndpoint(stored.servers, port) };
   const activity = new ActivityWriter({
     ...activitySettingsFromEnv(),
     repository: repositories.activity,
@@ -193,6 +196,7 @@ export const createServices: CreateServices = async ({
   };
   const api = createApiApp({
     ...repositories,
+    ownPort: port,
     activity: readYourWrites(activity, repositories.activity),
     catalog,
     notifier,

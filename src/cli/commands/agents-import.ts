@@ -129,6 +129,7 @@ export async function importAgent(
     rename: flags.rename === true,
     secretNames: flags.secret,
     imported: importedFrom(context.paths.home, location),
+    ownPort: api.daemon.port,
   });
   const results: [ImportItem, ImportOutcome][] = [];
   const imported: ImportedItem[] = [];

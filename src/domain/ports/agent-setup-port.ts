@@ -93,6 +93,8 @@ export interface AgentImportOptions {
   readonly known?: readonly KnownServer[];
   /** Give clashing servers a free name instead of skipping them. */
   readonly rename?: boolean;
+  /** The daemon's port: an entry whose URL is this daemon is Coffer itself, over HTTP. */
+  readonly ownPort?: number;
 }
 
 /** Asynchronous: the daemon loads the agent layer (file parsers, WebAssembly) on first use. */

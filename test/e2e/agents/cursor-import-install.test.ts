@@ -133,13 +133,20 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
       args: [FIXTURE, '--scenario', 'basic'],
       env: { LOG_LEVEL: 'debug', API_TOKEN: TOKEN },
     };
-    writeFileSync(claudeFile, JSON.stringify({ mcpServers: { fx: entry } }, null, 2));
+    // Coffer reached over HTTP, as the README shows: Coffer itself, never imported.
+    const { port } = JSON.parse(readFileSync(join(cofferHome, 'daemon.json'), 'utf8')) as {
+      port: number;
+    };
+    const self = { type: 'http', url: `http://127.0.0.1:${port}/mcp` };
+    const mcpServers = { fx: entry, 'coffer-http': self };
+    writeFileSync(claudeFile, JSON.stringify({ mcpServers }, null, 2));
     const run = await coffer('agents', 'import', 'claude-code');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(
       '= fx: nothing to add, Coffer already has it as "fixture" (same command and settings; Coffer uses the API_TOKEN it holds)',
     );
-    expect(run.stdout).toContain('Imported 0 of 1');
+    expect(run.stdout).toContain('- coffer-http: skipped, it is Coffer itself (its HTTP endpoint)');
+    expect(run.stdout).toContain('Imported 0 of 2');
     expect(run.stdout).toContain(
       'One entry is a server Coffer already has: `coffer agents install claude-code --replace` takes it out of this file.',
     );
@@ -151,7 +158,7 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toContain('remove "fx" (now served by Coffer)');
     const written = JSON.parse(readFileSync(claudeFile, 'utf8')) as { mcpServers: object };
-    expect(Object.keys(written.mcpServers)).toEqual(['coffer']);
+    expect(Object.keys(written.mcpServers).sort()).toEqual(['coffer', 'coffer-http']);
   });
 
   it('keeps the token in the secret store, not in the agent file (once install replaces it)', async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/cli/output.js';
@@ -87,6 +87,22 @@ describe('input only the daemon can judge', () => {
     const list = await cli.run('mcp', 'list', '--json');
     const { servers } = JSON.parse(list.stdout) as { servers: { name: string; args: string[] }[] };
     expect(servers.map((s) => [s.name, s.args])).toEqual([['files', ['first.js']]]);
+  });
+
+  it("refuses the daemon's own endpoint as a server (exit 2), by any loopback name", async () => {
+    const { port } = JSON.parse(readFileSync(join(cli.home, 'daemon.json'), 'utf8')) as {
+      port: number;
+    };
+    for (const url of [
+      `http://127.0.0.1:${port}/mcp`,
+      `http://localhost:${port}/servers/files/mcp`,
+    ]) {
+      const self = await cli.run('mcp', 'add', 'self', '--url', url);
+      expect(self.code, self.stderr).toBe(ExitCode.USAGE);
+      expect(oneErrorLine(self)).toMatch(
+        `${url} is this Coffer daemon: it cannot be its own server`,
+      );
+    }
   });
 
   it('wrote nothing for any refused input', async () => {

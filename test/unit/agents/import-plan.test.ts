@@ -164,6 +164,18 @@ describe('planImport', () => {
     expect(off[0]?.reason).toMatch(/; it is disabled: coffer mcp enable github\)$/);
   });
 
+  it('skips an entry that reaches this daemon over HTTP: Coffer itself', () => {
+    const servers = {
+      'coffer-http': { url: 'http://127.0.0.1:8000/mcp', headers: { Authorization: 'Bearer t' } },
+      elsewhere: { url: 'http://127.0.0.1:8001/mcp' },
+    };
+    const items = planImport(cursor, servers, { existing: none, ownPort: 8000 });
+    expect(items.map((item) => [item.action, item.reason ?? ''])).toEqual([
+      ['skip', 'it is Coffer itself (its HTTP endpoint)'],
+      ['add', ''],
+    ]);
+  });
+
   it("skips Coffer's own entry and entries imported before", () => {
     const servers = {
       coffer: { command: '/usr/bin/node', args: ['/opt/coffer/bin/coffer.js', 'shim'] },

@@ -29,6 +29,7 @@ async function importCursor(doctor: () => Promise<unknown>) {
   const servers = { typo: { command: 'npxx', args: ['x'] }, fine: { command: 'node' } };
   writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: servers }));
   const api = {
+    daemon: { port: 18000 },
     get: (path: string) => (path === '/doctor' ? doctor() : Promise.resolve({ servers: [] })),
     post: (_path: string, body: unknown) => Promise.resolve({ server: body }),
     delete: () => Promise.resolve(),
