@@ -1,30 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
 import type { ServerRepository } from '../../../src/domain/ports.js';
-import type { ServerDefinition, ServerRecord } from '../../../src/domain/server-definition.js';
+import {
+  serverDefinitionSchema,
+  type ServerDefinition,
+  type ServerRecord,
+} from '../../../src/domain/server-definition.js';
 import { refusingOwnEndpoint } from '../../../src/gateway/own-endpoint-guard.js';
 
+/** A remote definition with the schema's defaults. */
 function remote(url: string): ServerDefinition {
-  return {
-    name: 'self',
-    transport: 'http',
-    url,
-    args: [],
-    env: {},
-    headers: {},
-    secret_env: [],
-    secret_headers: [],
-    enabled: true,
-    auto_enable_new_capabilities: true,
-    shared: false,
-  };
+  return serverDefinitionSchema.parse({ name: 'self', transport: 'http', url });
 }
 
 /** A store that records what reached it. */
 function store(): { repository: ServerRepository; written: string[] } {
   const written: string[] = [];
   const record = (definition: Partial<ServerDefinition>) =>
-    ({ ...remote('x'), ...definition, id: 1, created_at: '', updated_at: '' }) as ServerRecord;
+    ({
+      ...remote('http://x.test/mcp'),
+      ...definition,
+      id: 1,
+      created_at: '',
+      updated_at: '',
+    }) as ServerRecord;
   const repository: ServerRepository = {
     list: () => Promise.resolve([]),
     get: () => Promise.resolve(undefined),
