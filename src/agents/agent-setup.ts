@@ -166,9 +166,7 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
       const { exists, document } = requireConfig(location);
       const servers = exists ? (document.servers(location.serversKey) ?? {}) : {};
       const items = planImport(agent, servers, {
-        existing: importOptions.existing,
-        ...(importOptions.known === undefined ? {} : { known: importOptions.known }),
-        ...(importOptions.ownPort === undefined ? {} : { ownPort: importOptions.ownPort }),
+        ...importOptions,
         rename: importOptions.rename === true,
         imported: importedFrom(cofferHome, location),
       });

@@ -39,10 +39,8 @@ export interface ImportItem {
 }
 
 export interface ImportOptions {
-  /** Names of the servers Coffer already has. */
-  readonly existing: ReadonlySet<string>;
-  /** Their definitions, to recognise an entry that is one of them under any name. */
-  readonly known?: readonly KnownServer[];
+  /** The servers Coffer already has: their names are taken, and an entry may be one of them. */
+  readonly known: readonly KnownServer[];
   /** Give clashing servers a free name instead of skipping them. */
   readonly rename?: boolean;
   /** Extra env / header names to treat as secrets (any case). */
@@ -156,11 +154,16 @@ function chooseName(
 
 type ItemBase = Pick<ImportItem, 'original' | 'fingerprint' | 'secrets'>;
 
+/** The options, with the names of the known servers drawn once. */
+interface Planning extends ImportOptions {
+  readonly existing: ReadonlySet<string>;
+}
+
 /** Entries that are not imported at all: unreadable, Coffer itself, or imported before. */
 function skipOf(
   parsed: ParsedEntry,
   original: string,
-  options: ImportOptions,
+  options: Planning,
 ): { server: string; reason: string } | undefined {
   if (isSkipped(parsed)) return { server: original, reason: parsed.skip };
   if (isCofferShim(parsed)) return { server: original, reason: 'it is Coffer itself' };
@@ -197,7 +200,7 @@ function planEntry(
   original: string,
   raw: unknown,
   taken: Set<string>,
-  options: ImportOptions,
+  options: Planning,
 ): ImportItem {
   const base: ItemBase = { original, fingerprint: entryFingerprint(raw), secrets: [] };
   const parsed = agent.parseEntry(raw);
@@ -217,7 +220,7 @@ function planEntry(
   const twin =
     definition === undefined
       ? undefined
-      : options.known?.find((known) => sameLaunch(known, definition));
+      : options.known.find((known) => sameLaunch(known, definition));
   // Served already under its own name: the name chosen for a new server does not apply.
   if (twin !== undefined) return sameItem(item, twin);
   const notes = naming.note === undefined ? item.notes : [naming.note, ...item.notes];
@@ -251,8 +254,9 @@ export function planImport(
   servers: Readonly<Record<string, unknown>>,
   options: ImportOptions,
 ): ImportItem[] {
-  const taken = new Set(options.existing);
+  const existing = new Set(options.known.map((server) => server.name));
+  const taken = new Set(existing);
   return Object.entries(servers).map(([original, raw]) =>
-    planEntry(agent, original, raw, taken, options),
+    planEntry(agent, original, raw, taken, { ...options, existing }),
   );
 }

@@ -10,22 +10,21 @@ import { parseInput, readJsonBody } from './parse-request.js';
 
 const changes: readonly AgentChangeKind[] = ['install', 'uninstall'];
 
-/**
- * /agents: the agents on this machine, and `coffer agents install|uninstall|import` for
- * the UI. Every change has a preview route that plans it and writes nothing; applying
- * takes the preview's `before_sha256`, so what is written is what was shown.
- */
 /** What an import is planned against: the servers Coffer has, by name and definition. */
 async function importOptions(
   services: ApiServices,
   input: { readonly rename: boolean },
 ): Promise<AgentImportOptions> {
   const known = await services.servers.list();
-  const existing = new Set(known.map((server) => server.name));
   const ownPort = services.ownPort;
-  return { rename: input.rename, existing, known, ...(ownPort === undefined ? {} : { ownPort }) };
+  return { rename: input.rename, known, ...(ownPort === undefined ? {} : { ownPort }) };
 }
 
+/**
+ * /agents: the agents on this machine, and `coffer agents install|uninstall|import` for
+ * the UI. Every change has a preview route that plans it and writes nothing; applying
+ * takes the preview's `before_sha256`, so what is written is what was shown.
+ */
 export function agentRoutes(services: ApiServices): Hono {
   const app = new Hono();
   const setup = (): AgentSetup => {

@@ -122,10 +122,8 @@ export async function importAgent(
     return;
   }
   const api = await context.api();
-  const known = await knownServers(api);
   const items = planImport(agent, servers, {
-    existing: new Set(known.map((server) => server.name)),
-    known,
+    known: await knownServers(api),
     rename: flags.rename === true,
     secretNames: flags.secret,
     imported: importedFrom(context.paths.home, location),

@@ -87,10 +87,8 @@ export interface AgentImportPlan {
 }
 
 export interface AgentImportOptions {
-  /** Names of the servers Coffer already has. */
-  readonly existing: ReadonlySet<string>;
-  /** Their definitions, to recognise an entry that is one of them under any name. */
-  readonly known?: readonly KnownServer[];
+  /** The servers Coffer already has: their names are taken, and an entry may be one of them. */
+  readonly known: readonly KnownServer[];
   /** Give clashing servers a free name instead of skipping them. */
   readonly rename?: boolean;
   /** The daemon's port: an entry whose URL is this daemon is Coffer itself, over HTTP. */

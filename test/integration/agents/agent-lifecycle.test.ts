@@ -38,7 +38,7 @@ function write(path: string, text: string): void {
 function importAll(home: FakeHome, agent: AgentDefinition, location: ConfigLocation) {
   const { document } = requireConfig(location);
   const items = planImport(agent, document.servers(location.serversKey) ?? {}, {
-    existing: new Set(),
+    known: [],
   });
   const added = items.filter((item) => item.action === 'add');
   recordImports(

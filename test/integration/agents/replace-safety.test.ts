@@ -48,7 +48,7 @@ function importAll(
 ) {
   const { document } = requireConfig(location);
   const items = planImport(agent, document.servers(location.serversKey) ?? {}, {
-    existing: new Set(),
+    known: [],
   });
   const added = items.filter((item) => item.action === 'add');
   recordImports(

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { findAgent, planImport } from '../../../src/agents/index.js';
 import type { KnownServer } from '../../../src/domain/same-launch.js';
+import { serverDefinitionSchema } from '../../../src/domain/server-definition.js';
 import { hasPlaceholder, secretName, secretValue } from '../../../src/agents/secret-detection.js';
 import { freeName, toCofferName } from '../../../src/agents/server-names.js';
 
 const cursor = findAgent('cursor');
-const none = new Set<string>();
+const none: KnownServer[] = [];
+/** A server Coffer has under `name`, started unlike any entry here. */
+const named = (name: string): KnownServer =>
+  serverDefinitionSchema.parse({ name, transport: 'stdio', command: 'elsewhere' });
 
 describe('secret detection', () => {
   it.each([
@@ -64,7 +68,7 @@ describe('planImport', () => {
           headers: { Authorization: 'Bearer t0k', 'X-Team': 'blue' },
         },
       },
-      { existing: none },
+      { known: none },
     );
     expect(item).toMatchObject({
       action: 'add',
@@ -82,7 +86,7 @@ describe('planImport', () => {
       cursor,
       { s: { command: 'x', env: { SITE_ID: '42' } } },
       {
-        existing: none,
+        known: none,
         secretNames: ['site_id'],
       },
     );
@@ -94,7 +98,7 @@ describe('planImport', () => {
       cursor,
       { s: { command: 'x', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } },
       {
-        existing: none,
+        known: none,
       },
     );
     expect(item?.definition?.env).toEqual({ GITHUB_TOKEN: '${GITHUB_TOKEN}' });
@@ -104,15 +108,15 @@ describe('planImport', () => {
 
   it('skips clashes unless --rename, and names within the file never collide', () => {
     const servers = { GitHub: { command: 'a' }, github: { command: 'b' } };
-    const skipped = planImport(cursor, servers, { existing: new Set(['github']) });
+    const skipped = planImport(cursor, servers, { known: [named('github')] });
     expect(skipped.map((item) => item.action)).toEqual(['clash', 'clash']);
     expect(skipped[0]?.reason).toMatch(/already exists \(use --rename\)/);
-    const inFile = planImport(cursor, servers, { existing: none });
+    const inFile = planImport(cursor, servers, { known: none });
     expect(inFile.map((item) => [item.action, item.server])).toEqual([
       ['add', 'github'],
       ['clash', 'github'],
     ]);
-    const renamed = planImport(cursor, servers, { existing: new Set(['github']), rename: true });
+    const renamed = planImport(cursor, servers, { known: [named('github')], rename: true });
     expect(renamed.map((item) => item.server)).toEqual(['github-2', 'github-3']);
   });
 
@@ -123,20 +127,17 @@ describe('planImport', () => {
       env: { GITHUB_TOKEN: 'ghp_agentsown', LOG_LEVEL: 'info' },
     };
     const known: KnownServer[] = [
-      {
+      serverDefinitionSchema.parse({
         name: 'github',
         transport: 'stdio',
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-github'],
         env: { LOG_LEVEL: 'info' },
-        headers: {},
         secret_env: ['GITHUB_TOKEN'],
-        secret_headers: [],
-      },
+      }),
     ];
     const servers = { gh: github, github, other: { ...github, args: ['-y', 'other-server'] } };
     const items = planImport(cursor, servers, {
-      existing: new Set(['github']),
       known,
       rename: true,
     });
@@ -153,14 +154,10 @@ describe('planImport', () => {
     const changed = planImport(
       cursor,
       { github: { ...github, env: { ...github.env, LOG_LEVEL: 'debug' } } },
-      { existing: new Set(['github']), known },
+      { known },
     );
     expect(changed[0]?.action).toBe('clash');
-    const off = planImport(
-      cursor,
-      { github },
-      { existing: none, known: [{ ...known[0]!, enabled: false }] },
-    );
+    const off = planImport(cursor, { github }, { known: [{ ...known[0]!, enabled: false }] });
     expect(off[0]?.reason).toMatch(/; it is disabled: coffer mcp enable github\)$/);
   });
 
@@ -169,7 +166,7 @@ describe('planImport', () => {
       'coffer-http': { url: 'http://127.0.0.1:8000/mcp', headers: { Authorization: 'Bearer t' } },
       elsewhere: { url: 'http://127.0.0.1:8001/mcp' },
     };
-    const items = planImport(cursor, servers, { existing: none, ownPort: 8000 });
+    const items = planImport(cursor, servers, { known: none, ownPort: 8000 });
     expect(items.map((item) => [item.action, item.reason ?? ''])).toEqual([
       ['skip', 'it is Coffer itself (its HTTP endpoint)'],
       ['add', ''],
@@ -182,7 +179,7 @@ describe('planImport', () => {
       files: { command: 'fs-mcp' },
     };
     const items = planImport(cursor, servers, {
-      existing: new Set(['files']),
+      known: [named('files')],
       imported: new Map([['files', 'files']]),
     });
     expect(items.map((item) => [item.action, item.reason])).toEqual([
@@ -192,7 +189,7 @@ describe('planImport', () => {
   });
 
   it('reports entries Coffer cannot hold', () => {
-    const [item] = planImport(cursor, { bad: { url: 'ftp://x.test' } }, { existing: none });
+    const [item] = planImport(cursor, { bad: { url: 'ftp://x.test' } }, { known: none });
     expect(item).toMatchObject({
       action: 'invalid',
       reason: 'url must be an http:// or https:// URL',
@@ -203,7 +200,7 @@ describe('planImport', () => {
     const [item] = planImport(
       cursor,
       { s: { command: 'x', env: { TOKEN: 'ghp_123' } } },
-      { existing: none },
+      { known: none },
     );
     expect(item?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
