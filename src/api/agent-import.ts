@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { isCofferError } from '../domain/errors.js';
-import { importItemView, type ImportOutcome } from '../domain/import-item-view.js';
+import { importItemView, recordedImports, type ImportOutcome } from '../domain/import-item-view.js';
 import type { AgentImportItem, AgentImportPlan, SecretRef, SecretStore } from '../domain/ports.js';
 import { recordAdmin } from './admin-audit.js';
 import { announce } from './announce.js';
@@ -65,13 +65,7 @@ async function importItem(
 export async function runImport(services: ApiServices, c: Context, plan: AgentImportPlan) {
   const results: [AgentImportItem, ImportOutcome][] = [];
   for (const item of plan.items) results.push([item, await importItem(services, c, item)]);
-  const added = results.flatMap(([item, outcome]) =>
-    outcome.kind === 'added' ? [{ item, pending: outcome.pending }] : [],
-  );
-  if (added.length > 0) services.notifier.serversChanged();
-  // Served already: recorded as imported, so install --replace takes it out of the file.
-  const same = plan.items.filter((item) => item.action === 'same');
-  const imported = [...added, ...same.map((item) => ({ item, pending: [] }))];
-  await services.agents?.recordImports(plan, imported);
+  if (results.some(([, outcome]) => outcome.kind === 'added')) services.notifier.serversChanged();
+  await services.agents?.recordImports(plan, recordedImports(results));
   return results.map(([item, outcome]) => importItemView(item, outcome));
 }

@@ -26,3 +26,17 @@ export function importItemView(item: AgentImportItem, outcome: ImportOutcome) {
 }
 
 export type ImportItemView = ReturnType<typeof importItemView>;
+
+/**
+ * What a run of an import leaves on record (so `install --replace` takes those entries out
+ * of the agent file): the servers it added, with the secrets still pending, and the
+ * entries Coffer already served (`same`), which it did not add.
+ */
+export function recordedImports<T extends { readonly action: string }>(
+  results: readonly (readonly [T, ImportOutcome])[],
+): { readonly item: T; readonly pending: readonly string[] }[] {
+  return results.flatMap(([item, outcome]) => {
+    if (outcome.kind === 'added') return [{ item, pending: outcome.pending }];
+    return item.action === 'same' ? [{ item, pending: [] }] : [];
+  });
+}

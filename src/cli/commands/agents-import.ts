@@ -6,13 +6,16 @@ import {
   planImport,
   recordImports,
   requireConfig,
-  type ImportedItem,
   type ImportItem,
   type SecretToStore,
 } from '../../agents/index.js';
 import { isCofferError } from '../../domain/errors.js';
 import type { KnownServer } from '../../domain/same-launch.js';
-import { importItemView, type ImportOutcome } from '../../domain/import-item-view.js';
+import {
+  importItemView,
+  recordedImports,
+  type ImportOutcome,
+} from '../../domain/import-item-view.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
@@ -129,17 +132,11 @@ export async function importAgent(
     imported: importedFrom(context.paths.home, location),
     ownPort: api.daemon.port,
   });
+  const dryRun = flags.dryRun === true;
   const results: [ImportItem, ImportOutcome][] = [];
-  const imported: ImportedItem[] = [];
-  for (const item of items) {
-    const outcome: ImportOutcome =
-      flags.dryRun === true ? { kind: 'planned' } : await runItem(api, item);
-    if (outcome.kind === 'added') imported.push({ item, pending: outcome.pending });
-    // Served already: recorded as imported, so install --replace takes it out of the file.
-    if (item.action === 'same' && flags.dryRun !== true) imported.push({ item, pending: [] });
-    results.push([item, outcome]);
-  }
-  recordImports(context.paths.home, agent, location, imported);
+  for (const item of items)
+    results.push([item, dryRun ? { kind: 'planned' } : await runItem(api, item)]);
+  recordImports(context.paths.home, agent, location, dryRun ? [] : recordedImports(results));
   const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
   report(context, flags, header, results, `coffer agents install ${id}${scope} --replace`);
   const added = results.filter(([, outcome]) => outcome.kind === 'added');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importItemView } from '../../../src/domain/import-item-view.js';
+import { importItemView, recordedImports } from '../../../src/domain/import-item-view.js';
 import type { AgentImportItem } from '../../../src/domain/ports.js';
 
 const item: AgentImportItem = {
@@ -42,5 +42,23 @@ describe('importItemView', () => {
     expect(planned).toMatchObject({ outcome: 'planned', reason: 'clash', notes: ['renamed'] });
     expect(planned).not.toHaveProperty('secrets_pending');
     expect(planned).not.toHaveProperty('definition');
+  });
+});
+
+describe('recordedImports', () => {
+  it('records the servers added (with pending secrets) and the entries Coffer already served', () => {
+    const same: AgentImportItem = { ...item, original: 'gh', action: 'same', secrets: [] };
+    const clash: AgentImportItem = { ...item, original: 'x', action: 'clash' };
+    const failed: AgentImportItem = { ...item, original: 'y' };
+    const recorded = recordedImports([
+      [item, { kind: 'added', pending: ['GITHUB_TOKEN'] }],
+      [same, { kind: 'planned' }],
+      [clash, { kind: 'planned' }],
+      [failed, { kind: 'failed', message: 'refused' }],
+    ]);
+    expect(recorded).toEqual([
+      { item, pending: ['GITHUB_TOKEN'] },
+      { item: same, pending: [] },
+    ]);
   });
 });
