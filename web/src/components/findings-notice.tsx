@@ -2,6 +2,7 @@ import { api } from '../api/client.js';
 import type { DoctorFinding, DoctorReport } from '../api/types.js';
 import { href } from '../router.js';
 import { Notice } from './notice.js';
+import { WhatToDo } from './what-to-do.js';
 
 /**
  * The doctor's findings of some servers, with what to do, where a page needs them at once
@@ -33,7 +34,7 @@ export function FindingsNotice(props: {
         {props.findings.map((finding) => (
           <li key={`${finding.subject}:${finding.code}:${finding.message}`}>
             <a href={href.server(finding.subject)}>{finding.subject}</a>: {finding.message}
-            {finding.fix !== null && <p className="field-hint">What to do: {finding.fix}</p>}
+            <WhatToDo hint={finding.fix ?? undefined} />
           </li>
         ))}
       </ul>
