@@ -5,7 +5,6 @@ import { CofferError, toCofferError } from '../domain/errors.js';
 import type {
   ActivitySink,
   CapabilityCatalog,
-  CapabilityCounts,
   Clock,
   CapabilityListing,
   CapabilityView,
@@ -117,7 +116,9 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
         prompts: prompts?.length ?? 0,
         resources: resources?.length ?? 0,
       };
-      this.recordTest(server.name, counts);
+      // A test that listed is news of the server like any list: `mcp list` shows its counts,
+      // an earlier failure is over, and `mcp disable --tool` can check names right after it.
+      this.deps.states.listedAll(server.name, counts, this.deps.states.listing());
       return { ok: true, latency_ms: Math.round(performance.now() - started), counts };
     } catch (error) {
       const failure =
@@ -133,18 +134,6 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
       await connection?.close().catch(() => undefined);
       release?.();
     }
-  }
-
-  /**
-   * A test that listed is news of the server like any list: `coffer mcp list` shows its
-   * counts, a failure shown before is over, and `mcp disable --tool` can check a name
-   * right after `mcp add` and `mcp test` (it checks only servers that have listed).
-   */
-  private recordTest(server: string, counts: CapabilityCounts): void {
-    const ticket = this.deps.states.listing();
-    this.deps.states.listed(server, 'tool', counts.tools, ticket);
-    this.deps.states.listed(server, 'prompt', counts.prompts, ticket);
-    this.deps.states.listed(server, 'resource', counts.resources, ticket);
   }
 
   /** The UI's playground: one tools/call over the admin connection, checked and recorded. */

@@ -88,18 +88,25 @@ export class ServerStates {
   }
 
   listed(server: string, type: CapabilityType, count: number, ticket = 0): void {
+    const field = countField[type];
+    this.counted(server, field === undefined ? {} : { [field]: count }, ticket);
+  }
+
+  /** Every list of a server at once (a connection test): one change, reported once. */
+  listedAll(server: string, counts: CapabilityCounts, ticket = 0): void {
+    this.counted(server, counts, ticket);
+  }
+
+  private counted(server: string, counts: Partial<CapabilityCounts>, ticket: number): void {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.listedFrom = Math.max(entry.listedFrom, ticket);
     entry.failedSinceSuccess = false;
     entry.needsSignIn = false;
     entry.crashes = [];
-    const field = countField[type];
-    if (field !== undefined)
-      entry.counts = {
-        ...(entry.counts ?? { tools: 0, prompts: 0, resources: 0 }),
-        [field]: count,
-      };
+    // A list with no count of its own (resource templates) leaves counts as they were.
+    if (Object.keys(counts).length > 0)
+      entry.counts = { ...(entry.counts ?? { tools: 0, prompts: 0, resources: 0 }), ...counts };
     this.report(server, before);
   }
 
