@@ -37,6 +37,8 @@ export interface AgentSetupOptions {
   readonly context: AgentContext;
   /** The entry install writes (see shim-launch.ts). */
   readonly launch: ShimLaunch;
+  /** The daemon's HTTP port: entries that reach it are Coffer over HTTP. */
+  readonly ownPort?: number;
 }
 
 function locationView(status: LocationStatus) {
@@ -83,7 +85,7 @@ type Planned =
   | { readonly kind: 'uninstall'; readonly plan: UninstallPlan };
 
 export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
-  const { cofferHome, context, launch } = options;
+  const { cofferHome, context, launch, ownPort } = options;
   const locate = (id: string, scope: AgentScope): [AgentDefinition, ConfigLocation] => {
     const agent = findAgent(id);
     return [agent, chooseLocation(agent, context, scope)];
@@ -108,6 +110,7 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
         launch,
         replace: changeOptions.replace === true,
         imports: readState(cofferHome).imports,
+        ...(ownPort === undefined ? {} : { ownPort }),
       }),
     };
   };

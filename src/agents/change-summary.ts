@@ -13,6 +13,9 @@ function launchText(launch: ShimLaunch): string {
   return `${[launch.command, ...launch.args].join(' ')}${env.join('')}`;
 }
 
+const WAS_HTTP = "(it reached Coffer over HTTP; the shim finds the daemon's port and token itself)";
+const SAME_AS_SHIM = `it reaches Coffer over HTTP: the "${COFFER_ENTRY}" entry serves the same`;
+
 /** How the caller's user asks for --replace (a flag on the CLI, a checkbox in the UI). */
 const REPLACE_ON_CLI = 'install again with --replace';
 
@@ -27,15 +30,28 @@ export function installSummary(
   if (plan.entry === 'unchanged') lines.push(`= "${COFFER_ENTRY}" entry already up to date`);
   else {
     const verb = plan.entry === 'add' ? 'add' : 'update';
-    lines.push(`+ ${would}${verb} "${COFFER_ENTRY}" entry: ${launchText(launch)}`);
+    const was = plan.overHttp.includes(COFFER_ENTRY) ? ` ${WAS_HTTP}` : '';
+    lines.push(`+ ${would}${verb} "${COFFER_ENTRY}" entry: ${launchText(launch)}${was}`);
   }
-  for (const name of plan.removed) lines.push(`- ${would}remove "${name}" (now served by Coffer)`);
+  for (const name of plan.removed)
+    lines.push(
+      `- ${would}remove "${name}" (${plan.overHttp.includes(name) ? SAME_AS_SHIM : 'now served by Coffer'})`,
+    );
   for (const kept of plan.kept) lines.push(`! keeping "${kept.name}": ${kept.reason}`);
   for (const name of plan.servedTwice)
     lines.push(
       `! "${name}" stays in this file and Coffer serves it too, so the agent lists its tools twice (to remove it here: ${replaceHow})`,
     );
+  for (const name of plan.overHttp.filter((name) => !listed(plan, name)))
+    lines.push(
+      `! "${name}" reaches Coffer over HTTP, as the "${COFFER_ENTRY}" entry does, so the agent lists every tool twice (to remove it here: ${replaceHow})`,
+    );
   return lines;
+}
+
+/** True when the plan's lines already say what happens to entry `name`. */
+function listed(plan: InstallPlan, name: string): boolean {
+  return name === COFFER_ENTRY || plan.removed.includes(name);
 }
 
 export function uninstallSummary(plan: UninstallPlan, dryRun: boolean): string[] {

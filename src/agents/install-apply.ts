@@ -1,6 +1,6 @@
 import { isAt, updateState, type InstallRecord } from './agent-state.js';
 import { createBackup, type BackupInfo } from './backups.js';
-import { planChanges, type InstallPlan } from './install-plan.js';
+import { COFFER_ENTRY, planChanges, type InstallPlan } from './install-plan.js';
 import { assertUnchangedSince, sha256, writeFileAtomic } from './safe-files.js';
 
 /**
@@ -22,9 +22,11 @@ function nextRecord(
   // The chain back to the first backup holds only while nobody else touched the file.
   const chainIntact = previous === undefined || previous.after_sha256 === sha256(plan.before);
   const base = previous === undefined ? backup.id : chainIntact ? previous.backup_id : undefined;
+  // An HTTP "coffer" entry the shim entry replaced comes back with uninstall, as removed ones do.
+  const replaced = plan.overHttp.includes(COFFER_ENTRY) ? [COFFER_ENTRY] : [];
   const removed = [
     ...(previous?.removed ?? []),
-    ...plan.removed.map((name) => ({ name, backup_id: backup.id })),
+    ...[...plan.removed, ...replaced].map((name) => ({ name, backup_id: backup.id })),
   ];
   return {
     agent: plan.agent.id,

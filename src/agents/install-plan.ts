@@ -1,4 +1,5 @@
 import { CofferError } from '../domain/errors.js';
+import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import type { ImportRecord } from './agent-state.js';
 import { isAt } from './agent-state.js';
 import type { ConfigDocument } from './documents/config-document.js';
@@ -36,6 +37,13 @@ export interface InstallPlan {
    * Coffer), which nobody wants unless they chose it.
    */
   readonly servedTwice: readonly string[];
+  /**
+   * Entries that reach this daemon over HTTP (its `/mcp` or a server's endpoint). A
+   * "coffer" entry among them is replaced by the shim entry; the others, beside the shim
+   * entry, make the agent list every tool twice: --replace removes them (they are in
+   * `removed` then, and uninstall puts them back).
+   */
+  readonly overHttp: readonly string[];
 }
 
 export function planChanges(plan: InstallPlan): boolean {
@@ -48,12 +56,44 @@ export function isCofferEntry(agent: AgentDefinition, raw: unknown): boolean {
   return !isSkipped(parsed) && isCofferShim(parsed);
 }
 
-function ensureOurs(agent: AgentDefinition, location: ConfigLocation, current: unknown): void {
+function entryUrl(agent: AgentDefinition, raw: unknown): string | undefined {
+  const parsed = agent.parseEntry(raw);
+  return isSkipped(parsed) ? undefined : parsed.url;
+}
+
+/** True when the entry reaches the daemon listening on `ownPort` (unknown: no daemon runs). */
+function reachesCoffer(agent: AgentDefinition, raw: unknown, ownPort: number | undefined): boolean {
+  const url = entryUrl(agent, raw);
+  return url !== undefined && ownPort !== undefined && isOwnEndpoint(url, ownPort);
+}
+
+function ensureOurs(
+  agent: AgentDefinition,
+  location: ConfigLocation,
+  current: unknown,
+  ownPort: number | undefined,
+): void {
   if (current === undefined || isCofferEntry(agent, current)) return;
+  if (reachesCoffer(agent, current, ownPort)) return;
+  const named = `${location.path} already has a server named "${COFFER_ENTRY}"`;
+  const url = entryUrl(agent, current);
+  const elsewise = 'rename or remove that entry in the agent, then install again';
+  if (url === undefined)
+    throw new CofferError('SERVER_EXISTS', `${named} that does not run Coffer`, {
+      hint: elsewise,
+    });
+  if (ownPort !== undefined)
+    throw new CofferError(
+      'SERVER_EXISTS',
+      `${named} at ${url}, which is not this Coffer daemon (it serves http://127.0.0.1:${ownPort}/mcp)`,
+      { hint: elsewise },
+    );
   throw new CofferError(
     'SERVER_EXISTS',
-    `${location.path} already has a server named "${COFFER_ENTRY}" that does not run Coffer`,
-    { hint: 'rename or remove that entry in the agent, then install again' },
+    `${named} at ${url}, and no Coffer daemon runs to tell whether that is Coffer over HTTP`,
+    {
+      hint: `if it is, start Coffer (coffer start) and install again: the shim entry replaces it; otherwise ${elsewise}`,
+    },
   );
 }
 
@@ -101,12 +141,15 @@ export interface PlanInstallInput {
   readonly launch: ShimLaunch;
   readonly replace: boolean;
   readonly imports: readonly ImportRecord[];
+  /** The running daemon's HTTP port, when one runs: entries that reach it are Coffer too. */
+  readonly ownPort?: number;
 }
 
 export function planInstall(input: PlanInstallInput): InstallPlan {
-  const { agent, location, document } = input;
-  const current = document.servers(location.serversKey)?.[COFFER_ENTRY];
-  ensureOurs(agent, location, current);
+  const { agent, location, document, ownPort } = input;
+  const servers = document.servers(location.serversKey) ?? {};
+  const current = servers[COFFER_ENTRY];
+  ensureOurs(agent, location, current, ownPort);
   const desired = agent.shimEntry(input.launch);
   let entry: EntryChange = 'unchanged';
   let next = document;
@@ -114,17 +157,26 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     entry = current === undefined ? 'add' : 'update';
     next = next.withServer(location.serversKey, COFFER_ENTRY, desired);
   }
+  const overHttp = Object.keys(servers).filter((name) =>
+    reachesCoffer(agent, servers[name], ownPort),
+  );
+  const others = overHttp.filter((name) => name !== COFFER_ENTRY);
   const removal = removeImported(next, location, input.imports);
-  const replaced = input.replace;
+  const replaced = others.reduce(
+    (document, name) => document.withoutServer(location.serversKey, name),
+    removal.document,
+  );
+  const replace = input.replace;
   return {
     agent,
     location,
     exists: input.exists,
     before: document.text,
-    after: (replaced ? removal.document : next).text,
+    after: (replace ? replaced : next).text,
     entry,
-    removed: replaced ? removal.removed : [],
-    kept: replaced ? removal.kept : [],
-    servedTwice: replaced ? [] : removal.removed,
+    removed: replace ? [...new Set([...removal.removed, ...others])] : [],
+    kept: replace ? removal.kept : [],
+    servedTwice: replace ? [] : removal.removed,
+    overHttp,
   };
 }

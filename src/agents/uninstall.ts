@@ -78,7 +78,8 @@ function structural(
   if (removedEntry) document = document.withoutServer(location.serversKey, COFFER_ENTRY);
   const restored: string[] = [];
   for (const { name, backup_id } of record?.removed ?? []) {
-    if (servers[name] !== undefined || restored.includes(name)) continue;
+    // Checked against the file without the shim entry: a "coffer" entry it replaced comes back.
+    if (document.servers(location.serversKey)?.[name] !== undefined) continue;
     const raw = entryFromBackup(cofferHome, backup_id, location, name);
     if (raw === undefined) continue;
     document = document.withServer(location.serversKey, name, raw);

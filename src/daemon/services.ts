@@ -235,6 +235,7 @@ export const createServices: CreateServices = async ({
         cofferHome: paths.home,
         context: agents.agentContextFrom(process.env),
         launch: agents.shimLaunch(process.env, defaultBinaryPath()),
+        ownPort: port,
       });
     }),
   });

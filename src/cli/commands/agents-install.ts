@@ -15,6 +15,7 @@ import {
   type ShimLaunch,
   type UninstallPlan,
 } from '../../agents/index.js';
+import { findDaemon } from '../../discovery/index.js';
 import type { CliContext } from '../cli-context.js';
 import { agentContext, parseScope, shimLaunch } from './agents-shared.js';
 
@@ -29,12 +30,16 @@ function installLines(plan: InstallPlan, launch: ShimLaunch, dryRun: boolean): s
   return [header, ...installSummary(plan, launch, dryRun).map((line) => `  ${line}`)];
 }
 
-/** `coffer agents install <agent> [--scope] [--replace] [--dry-run]`. */
-export function install(context: CliContext, id: string, flags: InstallFlags): void {
+/**
+ * `coffer agents install <agent> [--scope] [--replace] [--dry-run]`. It needs no daemon;
+ * a running one's port tells which entries reach Coffer over HTTP already.
+ */
+export async function install(context: CliContext, id: string, flags: InstallFlags): Promise<void> {
   const agent = findAgent(id);
   const location = chooseLocation(agent, agentContext(context), parseScope(flags.scope));
   const { exists, document } = requireConfig(location);
   const launch = shimLaunch(context.env);
+  const ownPort = (await findDaemon(context.paths))?.port;
   const plan = planInstall({
     agent,
     location,
@@ -43,6 +48,7 @@ export function install(context: CliContext, id: string, flags: InstallFlags): v
     launch,
     replace: flags.replace === true,
     imports: readState(context.paths.home).imports,
+    ...(ownPort === undefined ? {} : { ownPort }),
   });
   const dryRun = flags.dryRun === true;
   const lines = installLines(plan, launch, dryRun);

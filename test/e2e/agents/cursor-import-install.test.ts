@@ -126,7 +126,7 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(JSON.stringify(body)).not.toContain(TOKEN);
   });
 
-  it('sees the same server in a second agent: adds nothing, and install --replace takes it out', async () => {
+  it('sees the same server in a second agent: adds nothing, and install --replace takes it and Coffer over HTTP out', async () => {
     const claudeFile = join(home, '.claude.json');
     const entry = {
       command: process.execPath,
@@ -154,11 +154,20 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     const servers = body.servers as { name: string }[];
     expect(servers.map((server) => server.name)).toEqual(['fixture']);
 
+    // The running daemon's port tells install which entry reaches Coffer over HTTP.
+    const dryRun = await coffer('agents', 'install', 'claude-code', '--dry-run');
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain(
+      '! "coffer-http" reaches Coffer over HTTP, as the "coffer" entry does, so the agent lists every tool twice (to remove it here: install again with --replace)',
+    );
     const install = await coffer('agents', 'install', 'claude-code', '--replace');
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toContain('remove "fx" (now served by Coffer)');
+    expect(install.stdout).toContain(
+      '- remove "coffer-http" (it reaches Coffer over HTTP: the "coffer" entry serves the same)',
+    );
     const written = JSON.parse(readFileSync(claudeFile, 'utf8')) as { mcpServers: object };
-    expect(Object.keys(written.mcpServers).sort()).toEqual(['coffer', 'coffer-http']);
+    expect(Object.keys(written.mcpServers)).toEqual(['coffer']);
   });
 
   it('keeps the token in the secret store, not in the agent file (once install replaces it)', async () => {

@@ -173,6 +173,14 @@ describe('Agents and Secrets pages in Chromium', () => {
     const plan = await daemon.api('POST', '/agents/vscode/install/preview', { replace: true });
     expect(plan.body.preview.summary).toContain('- would remove "fx" (now served by Coffer)');
     await preview.getByRole('button', { name: 'Close' }).click();
+
+    // The same file reaching this daemon over HTTP too: the preview names that entry.
+    const self = { type: 'http', url: `http://127.0.0.1:${daemon.port}/mcp` };
+    writeFileSync(vscodeFile, JSON.stringify({ servers: { fx: entry, 'coffer-http': self } }));
+    const twice = await daemon.api('POST', '/agents/vscode/install/preview', {});
+    expect(twice.body.preview.summary).toContain(
+      '! "coffer-http" reaches Coffer over HTTP, as the "coffer" entry does, so the agent lists every tool twice (to remove it here: tick "Also remove the servers imported from this file")',
+    );
   });
 
   it('answers bad agent requests with stable codes and writes nothing', async () => {
