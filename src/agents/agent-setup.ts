@@ -20,6 +20,7 @@ import { applyInstall } from './install-apply.js';
 import { planInstall, type InstallPlan } from './install-plan.js';
 import { chooseLocation } from './locations.js';
 import { maskValues } from './masked-text.js';
+import { narrowerCofferEntries } from './narrower-entries.js';
 import { readIfExists, sha256 } from './safe-files.js';
 import type { AgentContext, AgentDefinition, ConfigLocation, ShimLaunch } from './types.js';
 import { applyUninstall, planUninstall, type UninstallPlan } from './uninstall.js';
@@ -110,6 +111,7 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
         launch,
         replace: changeOptions.replace === true,
         imports: readState(cofferHome).imports,
+        narrower: narrowerCofferEntries(agent, context, location, agent.shimEntry(launch)),
         ...(ownPort === undefined ? {} : { ownPort }),
       }),
     };

@@ -1,4 +1,5 @@
 import { COFFER_ENTRY, type InstallPlan } from './install-plan.js';
+import { describeLocation } from './locations.js';
 import type { ShimLaunch } from './types.js';
 import { uninstallChanges, type UninstallPlan } from './uninstall.js';
 
@@ -45,6 +46,10 @@ export function installSummary(
   for (const name of plan.overHttp.filter((name) => !listed(plan, name)))
     lines.push(
       `! "${name}" reaches Coffer over HTTP, as the "${COFFER_ENTRY}" entry does, so the agent lists every tool twice (to remove it here: ${replaceHow})`,
+    );
+  for (const { location, what } of plan.narrower)
+    lines.push(
+      `! ${describeLocation(location)} has a "${COFFER_ENTRY}" entry of its own (${what}), which comes first where it applies: coffer agents install ${plan.agent.id} --scope ${location.scope} replaces it`,
     );
   return lines;
 }

@@ -5,6 +5,7 @@ import { isAt } from './agent-state.js';
 import type { ConfigDocument } from './documents/config-document.js';
 import { entryFingerprint, sameJson } from './entry-fields.js';
 import { isCofferShim } from './import-plan.js';
+import type { NarrowerEntry } from './narrower-entries.js';
 import { isSkipped, type AgentDefinition, type ConfigLocation, type ShimLaunch } from './types.js';
 
 /**
@@ -44,6 +45,8 @@ export interface InstallPlan {
    * `removed` then, and uninstall puts them back).
    */
   readonly overHttp: readonly string[];
+  /** `coffer` entries of other kinds in scopes the agent reads before this one. */
+  readonly narrower: readonly NarrowerEntry[];
 }
 
 export function planChanges(plan: InstallPlan): boolean {
@@ -143,6 +146,8 @@ export interface PlanInstallInput {
   readonly imports: readonly ImportRecord[];
   /** The running daemon's HTTP port, when one runs: entries that reach it are Coffer too. */
   readonly ownPort?: number;
+  /** See narrower-entries.ts: said, never changed by this plan. */
+  readonly narrower?: readonly NarrowerEntry[];
 }
 
 export function planInstall(input: PlanInstallInput): InstallPlan {
@@ -178,5 +183,6 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     kept: replace ? removal.kept : [],
     servedTwice: replace ? [] : removal.removed,
     overHttp,
+    narrower: input.narrower ?? [],
   };
 }

@@ -4,6 +4,7 @@ import {
   chooseLocation,
   describeLocation,
   findAgent,
+  narrowerCofferEntries,
   planChanges,
   planInstall,
   planUninstall,
@@ -36,9 +37,11 @@ function installLines(plan: InstallPlan, launch: ShimLaunch, dryRun: boolean): s
  */
 export async function install(context: CliContext, id: string, flags: InstallFlags): Promise<void> {
   const agent = findAgent(id);
-  const location = chooseLocation(agent, agentContext(context), parseScope(flags.scope));
+  const agents = agentContext(context);
+  const location = chooseLocation(agent, agents, parseScope(flags.scope));
   const { exists, document } = requireConfig(location);
   const launch = shimLaunch(context.env);
+  const narrower = narrowerCofferEntries(agent, agents, location, agent.shimEntry(launch));
   const ownPort = (await findDaemon(context.paths))?.port;
   const plan = planInstall({
     agent,
@@ -48,6 +51,7 @@ export async function install(context: CliContext, id: string, flags: InstallFla
     launch,
     replace: flags.replace === true,
     imports: readState(context.paths.home).imports,
+    narrower,
     ...(ownPort === undefined ? {} : { ownPort }),
   });
   const dryRun = flags.dryRun === true;

@@ -153,4 +153,25 @@ describe('coffer agents without the daemon', () => {
     expect(uninstall.code, uninstall.stderr).toBe(0);
     expect(existsSync(file)).toBe(false);
   });
+
+  it('names an older "coffer" entry Claude Code reads first, and without a daemon will not guess it is Coffer', async () => {
+    const file = join(home, '.claude.json');
+    const http = { type: 'http', url: 'http://127.0.0.1:8000/mcp' };
+    const text = JSON.stringify({
+      projects: { [process.cwd()]: { mcpServers: { coffer: http } } },
+    });
+    writeFileSync(file, text);
+    const dry = await coffer('agents', 'install', 'claude-code', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(
+      `[local] has a "coffer" entry of its own (http://127.0.0.1:8000/mcp), which comes first where it applies: coffer agents install claude-code --scope local replaces it`,
+    );
+    const local = await coffer('agents', 'install', 'claude-code', '--scope', 'local');
+    expect(local.code).toBe(4);
+    expect(local.stderr).toContain(
+      'already has a server named "coffer" at http://127.0.0.1:8000/mcp, and no Coffer daemon runs to tell whether that is Coffer over HTTP (if it is, start Coffer (coffer start) and install again',
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    rmSync(file);
+  });
 });

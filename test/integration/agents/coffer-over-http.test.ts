@@ -7,6 +7,7 @@ import {
   chooseLocation,
   findAgent,
   installSummary,
+  narrowerCofferEntries,
   planInstall,
   planUninstall,
   requireConfig,
@@ -39,9 +40,9 @@ describe('coffer agents install where Coffer is reached over HTTP', () => {
     writeFileSync(location.path, text);
   };
   const names = () => Object.keys(requireConfig(location).document.servers(['mcpServers']) ?? {});
-  const plan = (ownPort: number | undefined, replace = false) => {
-    const { document, exists } = requireConfig(location);
-    const input = { agent: claude, location, document, exists, launch, replace, imports: [] };
+  const plan = (ownPort: number | undefined, replace = false, at = location) => {
+    const { document, exists } = requireConfig(at);
+    const input = { agent: claude, location: at, document, exists, launch, replace, imports: [] };
     return planInstall(ownPort === undefined ? input : { ...input, ownPort });
   };
 
@@ -117,5 +118,25 @@ describe('coffer agents install where Coffer is reached over HTTP', () => {
     expect(refusal(PORT + 1).message).toContain(
       `which is not this Coffer daemon (it serves http://127.0.0.1:${PORT + 1}/mcp)`,
     );
+  });
+
+  it('names a "coffer" entry in a scope the agent reads first, until it is the shim too', () => {
+    const http = { type: 'http', url: `http://127.0.0.1:${PORT}/mcp`, headers: bearer };
+    const local = chooseLocation(claude, home.context, 'local');
+    // `claude mcp add --transport http coffer …` writes the local scope of the directory.
+    write(
+      `${JSON.stringify({ projects: { [home.context.cwd]: { mcpServers: { coffer: http } } } })}\n`,
+    );
+    const desired = claude.shimEntry(launch);
+    const found = narrowerCofferEntries(claude, home.context, location, desired);
+    expect(found).toEqual([{ location: local, what: `http://127.0.0.1:${PORT}/mcp` }]);
+    expect(installSummary({ ...plan(PORT), narrower: found }, launch, false)).toContain(
+      `! ${location.path} (projects › ${home.context.cwd} › mcpServers) [local] has a "coffer" entry of its own (http://127.0.0.1:${PORT}/mcp), which comes first where it applies: coffer agents install claude-code --scope local replaces it`,
+    );
+    // Installed there as well, it is the same entry: nothing left to say.
+    applyInstall(home.cofferHome, plan(PORT, false, local));
+    expect(narrowerCofferEntries(claude, home.context, location, desired)).toEqual([]);
+    // Nothing narrower than the narrowest scope.
+    expect(narrowerCofferEntries(claude, home.context, local, { command: 'other' })).toEqual([]);
   });
 });
