@@ -16,23 +16,43 @@ interface AddFlags extends AddSecretFlags, OAuthClientFlags {
   shared?: boolean;
 }
 
+/**
+ * An option Coffer does not know is most often the server's own (`coffer mcp add x npx -y
+ * pkg`): commander cannot tell, so the error says where such options go.
+ */
+function withCommandHint(text: string): string {
+  const message = text.replace(/^error: /, '').trimEnd();
+  // A near miss of one of ours comes with commander's "Did you mean …?": that is the fix.
+  if (!message.startsWith('unknown option') || message.includes('Did you mean'))
+    return `${message}\n`;
+  return `${message} (if it is the server's, put -- before its command: coffer mcp add <name> -- <command> [args…])\n`;
+}
+
 /** `coffer mcp add <name> -- <command> [args…]` or `coffer mcp add <name> --url <url>`. */
 export function registerMcpAdd(mcp: Command, context: CliContext): void {
   mcp
     .command('add')
     .description('register an MCP server: a local command (after --) or a remote --url')
     .argument('<name>', 'the server name: a-z, 0-9, "_" and "-", at most 32 characters')
-    .argument('[command...]', 'the command and its arguments (put -- before them)')
+    .argument(
+      '[command...]',
+      'the command and its arguments (put -- before them), or the URL of a remote server',
+    )
     .option(
-      '--env <NAME=value>',
+      '-e, --env <NAME=value>',
       'environment variable for a local server (repeatable)',
       collect,
       [],
     )
     .option('--cwd <dir>', 'working directory for a local server')
     .option('--url <url>', 'the URL of a remote server (Streamable HTTP or SSE)')
-    .option('--transport <http|sse>', 'the protocol of a remote server (default http)')
-    .option('--header <"Name: value">', 'HTTP header for a remote server (repeatable)', collect, [])
+    .option('-t, --transport <http|sse>', 'the protocol of a remote server (default http)')
+    .option(
+      '-H, --header <"Name: value">',
+      'HTTP header for a remote server (repeatable)',
+      collect,
+      [],
+    )
     .option('--secret-env <NAME>', 'env var whose value goes to the keychain', collect, [])
     .option('--secret-header <Name>', 'header whose value goes to the keychain', collect, [])
     .option('--shared', `one connection for all agents (${SHARED_TRADE_OFF})`)
@@ -43,8 +63,14 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
     .addHelpText(
       'after',
       '\nExamples:\n  coffer mcp add files -- npx -y @modelcontextprotocol/server-filesystem ~/notes\n' +
-        '  coffer mcp add docs --url https://example.com/mcp --header "X-Team: blue"\n',
+        '  coffer mcp add docs --url https://example.com/mcp --header "X-Team: blue"\n' +
+        '  coffer mcp add --transport http docs https://example.com/mcp   # as claude mcp add takes it\n',
     )
+    .configureOutput({
+      writeOut: (text) => context.stdout.write(text),
+      writeErr: (text) => context.stderr.write(text),
+      outputError: (text, write) => write(`coffer: ${withCommandHint(text)}`),
+    })
     .action(async (name: string, command: string[], flags: AddFlags) => {
       const options: AddOptions = {
         env: flags.env,

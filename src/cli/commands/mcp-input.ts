@@ -119,6 +119,15 @@ function localInput(
   };
 }
 
+/**
+ * `coffer mcp add <name> <url>`, as `claude mcp add --transport http <name> <url>` and
+ * `gemini mcp add` take it: a lone http(s) URL where the command goes is no command.
+ */
+function urlInPlaceOfCommand(command: readonly string[]): string | undefined {
+  const [only, more] = command;
+  return only !== undefined && more === undefined && /^https?:\/\//i.test(only) ? only : undefined;
+}
+
 /** Which flag a schema field comes from, and an example of a good one. */
 const FLAG_OF: Readonly<Record<string, readonly [string, string]>> = {
   command: ['the command', ADD_USAGE],
@@ -149,9 +158,10 @@ export function buildDefinition(
   checkName(name);
   if (options.url !== undefined && command.length > 0)
     throw invalid('Give either --url or a command, not both');
+  const url = options.url ?? urlInPlaceOfCommand(command);
   const input: ServerDefinitionInput = {
-    ...(options.url !== undefined
-      ? remoteInput(name, options)
+    ...(url !== undefined
+      ? remoteInput(name, { ...options, url })
       : localInput(name, command, options)),
     ...(options.shared === true ? { shared: true } : {}),
   };

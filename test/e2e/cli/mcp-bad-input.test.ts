@@ -59,6 +59,16 @@ const refusedLocally: [string, string[], RegExp][] = [
     ['mcp', 'add', 'files', '--header', 'A: 1', '--', 'node'],
     /apply to --url servers/,
   ],
+  [
+    "an option of the server's command without --",
+    ['mcp', 'add', 'files', 'npx', '-y', 'pkg'],
+    /unknown option '-y' \(if it is the server's, put -- before its command: coffer mcp add <name> -- <command>/,
+  ],
+  [
+    '--env on a URL in place of the command',
+    ['mcp', 'add', 'files', '--env', 'A=1', 'http://h/'],
+    /apply to local \(stdio\) servers/,
+  ],
   ['show with a bad name', ['mcp', 'show', 'NO'], /Invalid server name "NO"/],
   ['remove with a bad name', ['mcp', 'remove', 'no!'], /Invalid server name/],
   ['enable with a bad name', ['mcp', 'enable', 'no_'], /must not end with "_"/],

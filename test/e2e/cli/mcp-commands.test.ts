@@ -111,6 +111,19 @@ describe('coffer mcp', () => {
     expect(byName.get('legacy')).toMatchObject({ transport: 'sse', url: 'http://127.0.0.1:9/sse' });
   });
 
+  it('add takes what `claude mcp add` takes: -t, -H, -e, and a URL in place of the command', async () => {
+    expect(
+      await ok('mcp', 'add', '-t', 'sse', '-H', 'X-Team: red', 'cc', 'http://127.0.0.1:9/sse'),
+    ).toBe('Added server "cc" (sse: http://127.0.0.1:9/sse)\n');
+    // After --, -e is the command's own (node -e), not Coffer's.
+    await ok('mcp', 'add', '-e', 'A=1', 'cl', '--', process.execPath, '-e', '0');
+    const byName = new Map((await servers()).map((s) => [s.name, s]));
+    expect(byName.get('cc')).toMatchObject({ transport: 'sse', headers: { 'X-Team': 'red' } });
+    expect(byName.get('cl')).toMatchObject({ env: { A: '1' }, args: ['-e', '0'] });
+    await ok('mcp', 'remove', 'cc');
+    await ok('mcp', 'remove', 'cl');
+  });
+
   it('list shows a table with every server', async () => {
     const out = await ok('mcp', 'list');
     expect(out).toMatch(/name\s*│\s*transport\s*│\s*enabled\s*│\s*state\s*│\s*tools/);
