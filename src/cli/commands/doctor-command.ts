@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
-import { checkShims, describeLocation, type ShimCheck } from '../../agents/index.js';
+import {
+  checkShims,
+  COFFER_ENTRY,
+  describeLocation,
+  staleTokenEntries,
+  type ShimCheck,
+  type StaleTokenEntry,
+} from '../../agents/index.js';
+import type { DaemonInfo } from '../../discovery/index.js';
 import { packageVersion } from '../../discovery/package-info.js';
 import { isCofferError } from '../../domain/errors.js';
 import type { DoctorFinding, DoctorReport } from '../../domain/ports.js';
@@ -12,10 +20,10 @@ import { agentContext } from './agents-shared.js';
 /** The daemon's report, or why there is none: a daemon that will not start is a finding. */
 async function daemonReport(
   context: CliContext,
-): Promise<{ report: DoctorReport } | { finding: DoctorFinding }> {
+): Promise<{ report: DoctorReport; daemon: DaemonInfo } | { finding: DoctorFinding }> {
   try {
     const api = await context.api();
-    return { report: await api.get<DoctorReport>('/doctor') };
+    return { report: await api.get<DoctorReport>('/doctor'), daemon: api.daemon };
   } catch (error) {
     if (!isCofferError(error)) throw error;
     return {
@@ -56,15 +64,31 @@ function agentFindings(checks: readonly ShimCheck[]): DoctorFinding[] {
   });
 }
 
+function staleTokenFinding({ agent, location, name }: StaleTokenEntry): DoctorFinding {
+  const scope = location.scope === 'user' ? '' : ` --scope ${location.scope}`;
+  // The "coffer" entry itself is replaced by install; another one goes with --replace.
+  const replace = name === COFFER_ENTRY ? '' : ' --replace';
+  return {
+    code: 'AGENT_TOKEN_STALE',
+    level: 'fail',
+    subject: agent.id,
+    message: `${agent.displayName} (${describeLocation(location)}): "${name}" reaches Coffer over HTTP with an old token (the daemon makes a new one at each start), so Coffer refuses it`,
+    fix: `coffer agents install ${agent.id}${scope}${replace}: the shim entry reads the current token itself`,
+  };
+}
+
 /** Everything `coffer doctor` prints: the daemon's report plus the CLI's own checks. */
 export async function diagnose(context: CliContext): Promise<DoctorOutput> {
   const found = await daemonReport(context);
-  const checks = checkShims(agentContext(context));
+  const agents = agentContext(context);
+  const checks = checkShims(agents);
   const report = 'report' in found ? found.report : undefined;
+  const stale = 'daemon' in found ? staleTokenEntries(agents, found.daemon) : [];
   const findings = [
     ...('finding' in found ? [found.finding] : []),
     ...(report?.findings ?? []),
     ...agentFindings(checks),
+    ...stale.map(staleTokenFinding),
   ];
   return {
     ok: findings.every((finding) => finding.level !== 'fail'),

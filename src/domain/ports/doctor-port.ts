@@ -21,6 +21,7 @@ export const findingCodes = [
   'SERVER_DUPLICATE',
   'AGENT_SHIM_BROKEN',
   'AGENT_CONFIG_UNREADABLE',
+  'AGENT_TOKEN_STALE',
 ] as const;
 export type FindingCode = (typeof findingCodes)[number];
 

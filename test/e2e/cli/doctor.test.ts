@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorOutput } from '../../../src/cli/render/doctor-lines.js';
+import type { DaemonRecord } from '../../../src/discovery/index.js';
 import { ExitCode } from '../../../src/cli/output.js';
 import { eventually } from '../../support/eventually.js';
 import { createCliHarness, FIXTURE, type CliHarness } from './cli-harness.js';
@@ -102,6 +103,33 @@ describe('coffer doctor', () => {
     expect(result.stdout).toContain('ghost: idle, coffer-no-such-command → not found');
     expect(result.stdout).toContain('COMMAND_NOT_FOUND (ghost): command not found');
     expect(result.stdout).toContain('fix: coffer agents install cursor');
+  });
+
+  it("names an agent entry that sends Coffer over HTTP an old daemon's token", async () => {
+    const home = cli.env['HOME'] ?? '';
+    const daemonFile = join(cli.env['COFFER_HOME'] ?? '', 'daemon.json');
+    const { port, token } = JSON.parse(readFileSync(daemonFile, 'utf8')) as DaemonRecord;
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const entry = (bearer: string) => ({ type: 'http', url, headers: { Authorization: bearer } });
+    const mcpServers = {
+      'coffer-http': entry('Bearer token-of-an-earlier-start'),
+      current: entry(`Bearer ${token}`),
+      expanded: entry('Bearer ${COFFER_TOKEN}'),
+    };
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers }));
+    const { output } = await doctorJson();
+    const stale = output.findings.filter((finding) => finding.code === 'AGENT_TOKEN_STALE');
+    expect(stale).toEqual([
+      {
+        code: 'AGENT_TOKEN_STALE',
+        level: 'fail',
+        subject: 'claude-code',
+        message: `Claude Code (${join(home, '.claude.json')} [user]): "coffer-http" reaches Coffer over HTTP with an old token (the daemon makes a new one at each start), so Coffer refuses it`,
+        fix: 'coffer agents install claude-code --replace: the shim entry reads the current token itself',
+      },
+    ]);
+    expect(JSON.stringify(output)).not.toContain(token);
+    rmSync(join(home, '.claude.json'));
   });
 
   it('exits 0 once nothing is broken', async () => {

@@ -168,7 +168,8 @@ export type FindingCode =
   | 'TOOLS_CHANGED'
   | 'SERVER_DUPLICATE'
   | 'AGENT_SHIM_BROKEN'
-  | 'AGENT_CONFIG_UNREADABLE';
+  | 'AGENT_CONFIG_UNREADABLE'
+  | 'AGENT_TOKEN_STALE';
 
 export interface DoctorFinding {
   readonly code: FindingCode;

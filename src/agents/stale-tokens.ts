@@ -1,0 +1,62 @@
+import { isOwnEndpoint } from '../domain/own-endpoint.js';
+import { agentCatalog } from './catalog/index.js';
+import { loadConfig } from './documents/load-document.js';
+import {
+  isSkipped,
+  type AgentContext,
+  type AgentDefinition,
+  type ConfigLocation,
+} from './types.js';
+
+/**
+ * `coffer doctor`'s look at agent entries that reach Coffer over HTTP. The daemon makes a
+ * new token at each start (docs/SECURITY.md), and an entry written with the token of the
+ * day keeps sending it: after the next restart every request is refused with 401, and
+ * the agent says no more than "failed to connect".
+ */
+export interface StaleTokenEntry {
+  readonly agent: AgentDefinition;
+  readonly location: ConfigLocation;
+  /** The entry's name in the agent's file. */
+  readonly name: string;
+}
+
+export interface RunningDaemon {
+  readonly port: number;
+  readonly token: string;
+}
+
+/**
+ * The token a header value sends, when it is written out: one the agent fills in
+ * (`${VAR}`, `${env:VAR}`, `$VAR`) cannot be read from here.
+ */
+function writtenBearer(headers: Readonly<Record<string, string>>): string | undefined {
+  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization');
+  const match = value === undefined ? null : /^Bearer\s+(\S+)$/i.exec(value[1].trim());
+  const token = match?.[1];
+  return token === undefined || token.includes('$') ? undefined : token;
+}
+
+function staleIn(
+  agent: AgentDefinition,
+  location: ConfigLocation,
+  daemon: RunningDaemon,
+): StaleTokenEntry[] {
+  const loaded = loadConfig(location);
+  if (loaded.state !== 'present') return [];
+  const servers = loaded.document.servers(location.serversKey) ?? {};
+  return Object.entries(servers).flatMap(([name, raw]) => {
+    const entry = agent.parseEntry(raw);
+    if (isSkipped(entry) || !entry.enabled || entry.url === undefined) return [];
+    if (!isOwnEndpoint(entry.url, daemon.port)) return [];
+    const token = writtenBearer(entry.headers);
+    return token === undefined || token === daemon.token ? [] : [{ agent, location, name }];
+  });
+}
+
+/** Every enabled entry, in every agent's files, that sends this daemon a token not its own. */
+export function staleTokenEntries(context: AgentContext, daemon: RunningDaemon): StaleTokenEntry[] {
+  return agentCatalog.flatMap((agent) =>
+    agent.locations(context).flatMap((location) => staleIn(agent, location, daemon)),
+  );
+}
