@@ -6,7 +6,7 @@ import {
 import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
-import { hasPlaceholder, isSecret } from './secret-detection.js';
+import { hasPlaceholder, isSecret, isStandIn } from './secret-detection.js';
 import { freeName, toCofferName } from './server-names.js';
 import { isSkipped, type AgentDefinition, type AgentServer, type ParsedEntry } from './types.js';
 
@@ -59,6 +59,8 @@ export function isCofferShim(server: AgentServer): boolean {
 interface Split {
   readonly plain: Record<string, string>;
   readonly secret: Record<string, string>;
+  /** Secrets whose value is a stand-in: named for Coffer to ask for, nothing stored. */
+  readonly unset: string[];
 }
 
 function splitSecrets(
@@ -69,15 +71,21 @@ function splitSecrets(
 ): Split {
   const plain: Record<string, string> = {};
   const secret: Record<string, string> = {};
+  const unset: string[] = [];
   for (const [name, value] of Object.entries(values)) {
-    if (hasPlaceholder(value)) {
+    if (isStandIn(value)) {
+      notes.push(
+        `${label} ${name} is a stand-in (${JSON.stringify(value)}), not a value: nothing is stored; set it before use`,
+      );
+      unset.push(name);
+    } else if (hasPlaceholder(value)) {
       // A reference is not a secret, and Coffer cannot resolve it: say so, keep it visible.
       notes.push(`${label} ${name} is a placeholder the agent expands; Coffer passes it unchanged`);
       plain[name] = value;
     } else if (isSecret(name, value, marked)) secret[name] = value;
     else plain[name] = value;
   }
-  return { plain, secret };
+  return { plain, secret, unset };
 }
 
 function definitionInput(
@@ -95,8 +103,8 @@ function definitionInput(
     ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
     ...(server.url === undefined ? {} : { url: server.url }),
     headers: headers.plain,
-    secret_env: Object.keys(env.secret),
-    secret_headers: Object.keys(headers.secret),
+    secret_env: [...Object.keys(env.secret), ...env.unset],
+    secret_headers: [...Object.keys(headers.secret), ...headers.unset],
     enabled: server.enabled,
   };
 }

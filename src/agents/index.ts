@@ -6,7 +6,7 @@
 export * from './types.js';
 export { agentCatalog, findAgent } from './catalog/index.js';
 export { agentContextFrom } from './platform-paths.js';
-export { chooseLocation, describeLocation } from './locations.js';
+export { chooseLocation, describeLocation, fileLocation } from './locations.js';
 export {
   agentStatuses,
   agentStatus,

@@ -22,6 +22,27 @@ export function chooseLocation(
   );
 }
 
+/**
+ * A file of the agent's format that is not one of its configs (`coffer agents import
+ * <agent> --file`): a server's README snippet, a colleague's config. Read as the agent's
+ * first location is, under the same servers key.
+ */
+export function fileLocation(
+  agent: AgentDefinition,
+  context: AgentContext,
+  path: string,
+): ConfigLocation {
+  const [first] = agent.locations(context);
+  if (first === undefined)
+    throw new CofferError('INVALID_INPUT', `${agent.displayName} has no config format to read`);
+  return {
+    scope: first.scope,
+    path,
+    format: first.format,
+    serversKey: first.serversKey,
+  };
+}
+
 export function describeLocation(location: ConfigLocation): string {
   const label =
     location.label === undefined ? location.scope : `${location.scope}, ${location.label}`;

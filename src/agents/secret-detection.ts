@@ -43,3 +43,21 @@ export function isSecret(name: string, value: string, marked: ReadonlySet<string
 export function hasPlaceholder(value: string): boolean {
   return /\$\{[^}]+\}/.test(value) || /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(value.trim());
 }
+
+/** Fill-ins a README's example leaves for the reader (after an optional `Bearer `). */
+const STAND_IN = [
+  /<[^<>]+>/, // <YOUR_TOKEN>, Bearer <token>
+  /^(your|my)([-_ ][^\s]*)?$/i, // YOUR_API_KEY, your-token-here
+  /[-_ ]here$/i, // paste_token_here, API_KEY_HERE
+  /^(x{4,}|\*{4,}|\.{3,}|…)$/i, // xxxx, ****, ...
+  /^(change[-_]?me|replace[-_]?me|todo|tbd|placeholder)$/i,
+];
+
+/**
+ * A stand-in for a value, not a value: `"GITHUB_TOKEN": "<YOUR_TOKEN>"`, as the snippets in
+ * servers' READMEs have it. Stored as a secret, it would reach the server as its token.
+ */
+export function isStandIn(value: string): boolean {
+  const text = value.trim().replace(/^bearer\s+/i, '');
+  return STAND_IN.some((pattern) => pattern.test(text));
+}

@@ -35,6 +35,10 @@ function declareListAndImport(agents: Command, context: CliContext): void {
     .description("register an agent's MCP servers in Coffer, moving secrets to the keychain")
     .argument('<agent>', AGENT_HELP)
     .option('--scope <scope>', SCOPE_HELP, 'user')
+    .option(
+      '--file <path>',
+      "read another file in the agent's format (a server's README snippet) instead",
+    )
     .option('--dry-run', 'print what would happen and change nothing')
     .option(
       '--rename',

@@ -1,15 +1,18 @@
 import {
   chooseLocation,
   describeLocation,
+  fileLocation,
   findAgent,
   importedFrom,
   planImport,
   recordImports,
   requireConfig,
+  type AgentDefinition,
   type ImportItem,
   type SecretToStore,
 } from '../../agents/index.js';
-import { isCofferError } from '../../domain/errors.js';
+import { resolve } from 'node:path';
+import { CofferError, isCofferError } from '../../domain/errors.js';
 import type { KnownServer } from '../../domain/same-launch.js';
 import {
   importItemView,
@@ -25,6 +28,8 @@ import { warnStartProblems } from './start-problems.js';
 
 export interface ImportFlags {
   scope: string;
+  /** A file of the agent's format that is none of its configs. */
+  file?: string;
   dryRun?: boolean;
   rename?: boolean;
   secret: string[];
@@ -105,20 +110,38 @@ function report(
   if (flags.dryRun === true) lines.push('Dry run: nothing was changed.');
   else lines.push(`Imported ${added} of ${results.length} entries into Coffer.`);
   const same = results.filter(([item]) => item.action === 'same').length;
-  if (same > 0 && flags.dryRun !== true) lines.push(servedAlready(same, replaceCommand));
+  if (same > 0 && flags.dryRun !== true && replaceCommand !== '')
+    lines.push(servedAlready(same, replaceCommand));
   context.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** `coffer agents import <agent> [--scope] [--dry-run] [--rename] [--secret NAME]…`. */
+function whereToRead(context: CliContext, agent: AgentDefinition, flags: ImportFlags) {
+  if (flags.file === undefined)
+    return chooseLocation(agent, agentContext(context), parseScope(flags.scope));
+  if (flags.scope !== 'user')
+    throw new CofferError('INVALID_INPUT', '--scope and --file name two different files', {
+      hint: 'give one of them',
+    });
+  return fileLocation(agent, agentContext(context), resolve(flags.file));
+}
+
+/** `coffer agents import <agent> [--scope|--file] [--dry-run] [--rename] [--secret NAME]…`. */
 export async function importAgent(
   context: CliContext,
   id: string,
   flags: ImportFlags,
 ): Promise<void> {
   const agent = findAgent(id);
-  const location = chooseLocation(agent, agentContext(context), parseScope(flags.scope));
+  const location = whereToRead(context, agent, flags);
   const { exists, document } = requireConfig(location);
-  const header = `${agent.displayName}: ${describeLocation(location)}`;
+  if (!exists && flags.file !== undefined)
+    throw new CofferError('INVALID_INPUT', `No file ${location.path}`, {
+      hint: `give the path of a file in ${agent.displayName}'s format`,
+    });
+  const header =
+    flags.file === undefined
+      ? `${agent.displayName}: ${describeLocation(location)}`
+      : `${location.path} (read as ${agent.displayName}'s format)`;
   const servers = document.servers(location.serversKey) ?? {};
   if (!exists || Object.keys(servers).length === 0) {
     context.stdout.write(`${header}\n  no MCP servers to import\n`);
@@ -136,9 +159,12 @@ export async function importAgent(
   const results: [ImportItem, ImportOutcome][] = [];
   for (const item of items)
     results.push([item, dryRun ? { kind: 'planned' } : await runItem(api, item)]);
-  recordImports(context.paths.home, agent, location, dryRun ? [] : recordedImports(results));
+  // A file that is no agent's config is not one install --replace will edit.
+  const recorded = dryRun || flags.file !== undefined ? [] : recordedImports(results);
+  recordImports(context.paths.home, agent, location, recorded);
   const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
-  report(context, flags, header, results, `coffer agents install ${id}${scope} --replace`);
+  const replace = flags.file === undefined ? `coffer agents install ${id}${scope} --replace` : '';
+  report(context, flags, header, results, replace);
   const added = results.filter(([, outcome]) => outcome.kind === 'added');
   await warnStartProblems(
     context,

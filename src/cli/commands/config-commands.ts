@@ -22,7 +22,31 @@ function readConfigFile(file: string): unknown {
     throw new CofferError('INVALID_INPUT', `${file} is not JSON: ${decoded.message}`, {
       hint: 'docs/CONFIG.md describes the format',
     });
+  refuseAgentConfig(file, decoded.value);
   return decoded.value;
+}
+
+/** The agent whose format reads a file keyed so (docs/AGENTS.md), for the usual keys. */
+const AGENT_FORMATS: readonly (readonly [string, string])[] = [
+  ['mcpServers', 'claude-desktop'],
+  ['servers', 'vscode'],
+  ['context_servers', 'zed'],
+];
+
+/**
+ * A server's README gives a `claude_desktop_config.json` snippet, not an export of Coffer's:
+ * say which command reads it, rather than that `coffer_config` is missing.
+ */
+function refuseAgentConfig(file: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || 'coffer_config' in value) return;
+  const format = AGENT_FORMATS.find(([key]) => key in value);
+  if (format === undefined) return;
+  const [key, agent] = format;
+  throw new CofferError(
+    'INVALID_INPUT',
+    `${file} is an agent's MCP configuration ("${key}"), not a file written by \`coffer config export\``,
+    { hint: `import its servers with: coffer agents import ${agent} --file ${file}` },
+  );
 }
 
 /** `coffer config export [--file F]` and `coffer config import <file> [--dry-run] [--json]`. */

@@ -234,4 +234,36 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(Object.keys(servers)).toEqual(['fixture']);
     expect(servers['fixture']?.env['API_TOKEN']).toBe(TOKEN);
   });
+
+  it("imports a server's README snippet with --file, and asks for the token it only stands in for", async () => {
+    const snippet = join(root, 'snippet.json');
+    const notes = {
+      command: process.execPath,
+      args: [FIXTURE, '--scenario', 'basic', '--name', 'notes'],
+    };
+    const mcpServers = { notes: { ...notes, env: { NOTES_TOKEN: '<YOUR_TOKEN>' } } };
+    writeFileSync(snippet, JSON.stringify({ mcpServers }));
+    // Handed to `config import`, it is named for what it is.
+    const wrong = await coffer('config', 'import', snippet);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
+      `(import its servers with: coffer agents import claude-desktop --file ${snippet})`,
+    );
+    const run = await coffer('agents', 'import', 'claude-desktop', '--file', snippet);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`${snippet} (read as Claude Desktop's format)`);
+    expect(run.stdout).toContain(
+      'note: env NOTES_TOKEN is a stand-in ("<YOUR_TOKEN>"), not a value: nothing is stored; set it before use',
+    );
+    expect(run.stderr).toContain('fix: coffer secrets set notes --env NOTES_TOKEN');
+    const secrets = await daemonApi(cofferHome, '/secrets?server=notes');
+    expect(secrets.body.secrets).toEqual([
+      expect.objectContaining({ name: 'NOTES_TOKEN', stored: false }),
+    ]);
+    // No agent's file: nothing for install --replace to take out.
+    expect(
+      JSON.stringify(JSON.parse(readFileSync(join(cofferHome, 'agents', 'state.json'), 'utf8'))),
+    ).not.toContain(snippet);
+    expect((await coffer('mcp', 'remove', 'notes')).code).toBe(0);
+  });
 });

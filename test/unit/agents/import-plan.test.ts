@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { findAgent, planImport } from '../../../src/agents/index.js';
 import type { KnownServer } from '../../../src/domain/same-launch.js';
 import { serverDefinitionSchema } from '../../../src/domain/server-definition.js';
-import { hasPlaceholder, secretName, secretValue } from '../../../src/agents/secret-detection.js';
+import {
+  hasPlaceholder,
+  isStandIn,
+  secretName,
+  secretValue,
+} from '../../../src/agents/secret-detection.js';
 import { freeName, toCofferName } from '../../../src/agents/server-names.js';
 
 const cursor = findAgent('cursor');
@@ -37,6 +42,44 @@ describe('secret detection', () => {
     expect(hasPlaceholder('Bearer ${env:TOKEN}')).toBe(true);
     expect(hasPlaceholder('$TOKEN')).toBe(true);
     expect(hasPlaceholder('pa$$word')).toBe(false);
+  });
+});
+
+describe('stand-ins from README snippets', () => {
+  it.each([
+    '<YOUR_TOKEN>',
+    'Bearer <your-api-key>',
+    'YOUR_API_KEY',
+    'your-token-here',
+    'paste_token_here',
+    'xxxxxxxx',
+    '****',
+    'changeme',
+  ])('%s is a stand-in', (value) => expect(isStandIn(value)).toBe(true));
+  it.each(['ghp_abc123', 'Bearer t0k', 'debug', 'youtube', 'https://x.test/here/mcp', 'xx'])(
+    '%s is a value',
+    (value) => expect(isStandIn(value)).toBe(false),
+  );
+
+  it('names the secret for Coffer to ask for, and stores no value for it', () => {
+    const [item] = planImport(
+      cursor,
+      {
+        github: {
+          command: 'npx',
+          env: { GITHUB_TOKEN: '<YOUR_TOKEN>', LOG_LEVEL: 'info' },
+        },
+      },
+      { known: none },
+    );
+    expect(item?.definition).toMatchObject({
+      env: { LOG_LEVEL: 'info' },
+      secret_env: ['GITHUB_TOKEN'],
+    });
+    expect(item?.secrets).toEqual([]);
+    expect(item?.notes).toEqual([
+      'env GITHUB_TOKEN is a stand-in ("<YOUR_TOKEN>"), not a value: nothing is stored; set it before use',
+    ]);
   });
 });
 
