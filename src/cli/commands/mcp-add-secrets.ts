@@ -1,6 +1,7 @@
 import { CofferError } from '../../domain/errors.js';
 import type { SecretRef } from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
+import { isSecret, isStandIn } from '../../agents/secret-detection.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { readSecretValues } from './secret-input.js';
@@ -21,6 +22,8 @@ export interface AddSecretFlags {
 export interface AddSecrets {
   /** The definition with its secret names added. */
   readonly definition: ServerDefinition;
+  /** What became of values given plainly that are secrets (see `plainSecrets`). */
+  readonly notes: readonly string[];
   /** Stores the values once the server exists; removes the server if that fails. */
   store(api: ApiClient): Promise<void>;
 }
@@ -47,27 +50,75 @@ function checkApplies(definition: ServerDefinition, flags: AddSecretFlags): void
     throw invalid('--from-stdin reads secret values: give --secret-env or --secret-header too');
 }
 
+interface PlainSecrets {
+  readonly definition: ServerDefinition;
+  /** Secrets given as --env or --header values: stored like --secret-env ones. */
+  readonly given: readonly { readonly ref: SecretRef; readonly value: string }[];
+  /** Secrets whose value only stands in for one: named, nothing stored. */
+  readonly standIns: readonly SecretRef[];
+  readonly notes: readonly string[];
+}
+
+/**
+ * `--env GITHUB_TOKEN=ghp_…`, as a server's README writes it: judged as an agent import
+ * judges a value (by its name or its shape, src/agents/secret-detection.ts), a secret goes
+ * to the keychain instead of the server's definition, which the database keeps.
+ */
+function plainSecrets(definition: ServerDefinition): PlainSecrets {
+  const env = { ...definition.env };
+  const headers = { ...definition.headers };
+  const given: { ref: SecretRef; value: string }[] = [];
+  const standIns: SecretRef[] = [];
+  const notes: string[] = [];
+  const sort = (kind: 'env' | 'header', values: Record<string, string>) => {
+    for (const [name, value] of Object.entries(values)) {
+      const ref = { server: definition.name, kind, name };
+      if (isStandIn(value)) {
+        standIns.push(ref);
+        notes.push(
+          `${kind} ${name} is a stand-in (${JSON.stringify(value)}), not a value: nothing is stored; set it before use`,
+        );
+      } else if (!isSecret(name, value, new Set())) continue;
+      else {
+        given.push({ ref, value });
+        notes.push(
+          `${kind} ${name} looks like a secret: kept in the keychain, not in the server's definition`,
+        );
+      }
+      delete values[name];
+    }
+  };
+  sort('env', env);
+  sort('header', headers);
+  return { definition: { ...definition, env, headers }, given, standIns, notes };
+}
+
 export async function readAddSecrets(
   context: CliContext,
   definition: ServerDefinition,
   flags: AddSecretFlags,
 ): Promise<AddSecrets> {
   checkApplies(definition, flags);
+  const plain = plainSecrets(definition);
   const refs: SecretRef[] = [
     ...[...new Set(flags.secretEnv)].map((name) => secretRef(definition.name, 'env', name)),
     ...[...new Set(flags.secretHeader)].map((name) => secretRef(definition.name, 'header', name)),
   ];
-  const values = await readSecretValues(
+  const prompted = await readSecretValues(
     refs.map(secretLabel),
     flags.fromStdin === true,
     context.stderr,
   );
+  refs.push(...plain.given.map((secret) => secret.ref));
+  const values = [...prompted, ...plain.given.map((secret) => secret.value)];
+  const named = [...refs, ...plain.standIns];
   return {
     definition: {
-      ...definition,
-      secret_env: refs.filter((ref) => ref.kind === 'env').map((ref) => ref.name),
-      secret_headers: refs.filter((ref) => ref.kind === 'header').map((ref) => ref.name),
+      ...plain.definition,
+      secret_env: named.filter((ref) => ref.kind === 'env').map((ref) => ref.name),
+      secret_headers: named.filter((ref) => ref.kind === 'header').map((ref) => ref.name),
     },
+    notes: plain.notes,
     store: async (api) => {
       try {
         await storeSecrets(context, api, refs, values);

@@ -91,6 +91,7 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
       context.stdout.write(
         `Added server "${server.name}" (${server.transport}: ${describeTarget(server)}${shared})\n`,
       );
+      for (const note of secrets.notes) context.stdout.write(`  ${note}\n`);
       await warnStartProblems(context, api, [server.name]);
     });
 }

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/cli/output.js';
 import {
@@ -122,6 +124,48 @@ describe('coffer mcp', () => {
     expect(byName.get('cl')).toMatchObject({ env: { A: '1' }, args: ['-e', '0'] });
     await ok('mcp', 'remove', 'cc');
     await ok('mcp', 'remove', 'cl');
+  });
+
+  it('add keeps a secret given as -e or -H in the keychain, and stores no stand-in', async () => {
+    const token = 'tok-e2e-4d2f9a';
+    const node = ['--', process.execPath, '-e', '0'];
+    const run = await cli.run(
+      'mcp',
+      'add',
+      '-e',
+      `API_TOKEN=${token}`,
+      '-e',
+      'A=1',
+      'sec',
+      ...node,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      "  env API_TOKEN looks like a secret: kept in the keychain, not in the server's definition",
+    );
+    const url = 'http://127.0.0.1:9/mcp';
+    const standIn = await cli.run(
+      'mcp',
+      'add',
+      '-H',
+      'Authorization: Bearer <YOUR_TOKEN>',
+      'sin',
+      url,
+    );
+    expect(standIn.stdout).toContain(
+      '  header Authorization is a stand-in ("Bearer <YOUR_TOKEN>"), not a value: nothing is stored; set it before use',
+    );
+    expect(standIn.stderr).toContain('fix: coffer secrets set sin --header Authorization');
+    const byName = new Map((await servers()).map((s) => [s.name, s]));
+    expect(byName.get('sec')).toMatchObject({ env: { A: '1' }, secret_env: ['API_TOKEN'] });
+    expect(byName.get('sin')).toMatchObject({ headers: {}, secret_headers: ['Authorization'] });
+    const listed = await cli.run('secrets', 'list');
+    expect(listed.stdout).toMatch(/sec\s+env\s+API_TOKEN\s+stored/);
+    expect(listed.stdout).toMatch(/sin\s+header\s+Authorization\s+MISSING/);
+    for (const file of ['coffer.db', 'coffer.db-wal'].map((name) => join(cli.home, name)))
+      if (existsSync(file)) expect(readFileSync(file).includes(token)).toBe(false);
+    await ok('mcp', 'remove', 'sec');
+    await ok('mcp', 'remove', 'sin');
   });
 
   it('list shows a table with every server', async () => {
