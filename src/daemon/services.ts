@@ -15,6 +15,7 @@ import { Gateway } from '../gateway/gateway.js';
 import { createMcpEndpoint } from '../gateway/mcp-endpoint.js';
 import { createSocketEndpoint } from '../gateway/socket-connection.js';
 import { refusingOwnEndpoint } from '../gateway/own-endpoint-guard.js';
+import { refusingPlainCredentials } from '../gateway/plain-credential-guard.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { ToolPins } from '../gateway/tool-pins.js';
@@ -56,7 +57,8 @@ export const createServices: CreateServices = async ({
   const store = await openDatabase(paths.database, { logger });
   const stored = createRepositories(store, clock);
   // No path may register this daemon as its own upstream (an agent's HTTP entry for Coffer).
-  const repositories = { ...stored, servers: refusingOwnEndpoint(stored.servers, port) };
+  const servers = refusingPlainCredentials(refusingOwnEndpoint(stored.servers, port));
+  const repositories = { ...stored, servers };
   const activity = new ActivityWriter({
     ...activitySettingsFromEnv(),
     repository: repositories.activity,

@@ -73,6 +73,15 @@ describe('web UI in Chromium', () => {
     await page.getByLabel('Command').fill(process.execPath);
     await page.getByLabel('Arguments').fill(`${FIXTURE}\n--scenario\nbasic`);
     await page.getByRole('button', { name: 'Add variable' }).click();
+    // A token typed as a plain variable would be kept in the database: the API says where it goes.
+    await page.getByLabel('Environment 1 name').fill('GH');
+    await page.getByLabel('Environment 1 value').fill(`ghp_${'x'.repeat(36)}`);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page
+      .getByText(
+        "holds a credential (github-token); a secret does not go into a server's definition",
+      )
+      .waitFor();
     await page.getByLabel('Environment 1 name').fill('LOG_LEVEL');
     await page.getByLabel('Environment 1 value').fill('debug');
     // Editing a field clears its old error: the user may have fixed it.
