@@ -1,3 +1,5 @@
+import { findCredentialShapes } from '../domain/credential-shapes.js';
+
 /**
  * Which env variables and headers hold secrets, and so move to the keychain on import.
  * Names decide (`*TOKEN*`, `*KEY*`, `*SECRET*`, `Authorization`, …), then values that
@@ -27,8 +29,9 @@ export function secretName(name: string): boolean {
   return upper.split(/[^A-Z0-9]+/).some((segment) => SECRET_SEGMENTS.has(segment));
 }
 
+/** A known prefix, or any shape the server store refuses as a plain value (credential-shapes.ts). */
 export function secretValue(value: string): boolean {
-  return SECRET_VALUE.test(value.trim());
+  return SECRET_VALUE.test(value.trim()) || findCredentialShapes(value).length > 0;
 }
 
 /** Names the user marked, compared case-insensitively (headers are). */

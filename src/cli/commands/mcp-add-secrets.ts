@@ -1,4 +1,3 @@
-import { findCredentialShapes } from '../../domain/credential-shapes.js';
 import { CofferError } from '../../domain/errors.js';
 import type { SecretRef } from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
@@ -62,9 +61,9 @@ interface PlainSecrets {
 
 /**
  * `--env GITHUB_TOKEN=ghp_…`, as a server's README writes it: judged as an agent import
- * judges a value (by its name or its shape, src/agents/secret-detection.ts), and by the
- * credential shapes the server store refuses as plain values, a secret goes to the
- * keychain instead of the server's definition, which the database keeps.
+ * judges a value (by its name or its shape, src/agents/secret-detection.ts, which covers
+ * every shape the server store refuses as a plain value), a secret goes to the keychain
+ * instead of the server's definition, which the database keeps.
  */
 function plainSecrets(definition: ServerDefinition): PlainSecrets {
   const env = { ...definition.env };
@@ -80,8 +79,7 @@ function plainSecrets(definition: ServerDefinition): PlainSecrets {
         notes.push(
           `${kind} ${name} is a stand-in (${JSON.stringify(value)}), not a value: nothing is stored; set it before use`,
         );
-      } else if (!isSecret(name, value, new Set()) && findCredentialShapes(value).length === 0)
-        continue;
+      } else if (!isSecret(name, value, new Set())) continue;
       else {
         given.push({ ref, value });
         notes.push(

@@ -36,6 +36,11 @@ describe('secret detection', () => {
     expect(secretValue('Bearer abc')).toBe(true);
     expect(secretValue('sk-proj-123')).toBe(true);
     expect(secretValue('debug')).toBe(false);
+    // …and every shape the server store refuses as a plain value.
+    expect(secretValue('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop')).toBe(
+      true,
+    );
+    expect(secretValue('-----BEGIN PRIVATE KEY-----\nMIIE')).toBe(true);
   });
   it('tells placeholders from passwords with a dollar sign', () => {
     expect(hasPlaceholder('${GITHUB_TOKEN}')).toBe(true);
