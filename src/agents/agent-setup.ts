@@ -13,12 +13,17 @@ import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-st
 import { readState } from './agent-state.js';
 import { findAgent } from './catalog/index.js';
 import { installSummary, uninstallSummary } from './change-summary.js';
-import { describeProblem, requireConfig } from './documents/load-document.js';
+import {
+  configFromText,
+  describeProblem,
+  malformedError,
+  requireConfig,
+} from './documents/load-document.js';
 import { planImport } from './import-plan.js';
 import { importedFrom, recordImports } from './import-records.js';
 import { applyInstall } from './install-apply.js';
 import { planInstall, type InstallPlan } from './install-plan.js';
-import { chooseLocation } from './locations.js';
+import { chooseLocation, fileLocation } from './locations.js';
 import { maskValues } from './masked-text.js';
 import { narrowerCofferEntries } from './narrower-entries.js';
 import { readIfExists, sha256 } from './safe-files.js';
@@ -72,6 +77,18 @@ function changedSincePreview(path: string): CofferError {
   return new CofferError('INVALID_INPUT', `${path} changed since the preview`, {
     hint: 'look at the preview again, then apply it; nothing was written',
   });
+}
+
+/** The servers of text in the agent's format, read as a file of it would be. */
+function pastedServers(
+  agent: AgentDefinition,
+  context: AgentContext,
+  text: string,
+): Readonly<Record<string, unknown>> {
+  const location = fileLocation(agent, context, 'the pasted text');
+  const loaded = configFromText(location, text);
+  if (loaded.state === 'malformed') throw malformedError(location.path, loaded.problem);
+  return loaded.document.servers(location.serversKey) ?? {};
 }
 
 /** The port, answered synchronously (the daemon wraps it in its lazy loader). */
@@ -167,18 +184,27 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
     },
 
     planImport(id, scope, importOptions): AgentImportPlan {
+      const { text, ...options } = importOptions;
+      if (text !== undefined) {
+        const agent = findAgent(id);
+        const servers = pastedServers(agent, context, text);
+        const items = planImport(agent, servers, { ...options, rename: options.rename === true });
+        return { agent: id, scope, path: null, items };
+      }
       const [agent, location] = locate(id, scope);
       const { exists, document } = requireConfig(location);
       const servers = exists ? (document.servers(location.serversKey) ?? {}) : {};
       const items = planImport(agent, servers, {
-        ...importOptions,
-        rename: importOptions.rename === true,
+        ...options,
+        rename: options.rename === true,
         imported: importedFrom(cofferHome, location),
       });
       return { agent: id, scope, path: location.path, items };
     },
 
     recordImports(importPlan, imported) {
+      // Pasted text is no agent's file: there is nothing for install --replace to edit.
+      if (importPlan.path === null) return;
       const [agent, location] = locate(importPlan.agent, importPlan.scope);
       recordImports(cofferHome, agent, location, imported);
     },

@@ -13,11 +13,16 @@ const changes: readonly AgentChangeKind[] = ['install', 'uninstall'];
 /** What an import is planned against: the servers Coffer has, by name and definition. */
 async function importOptions(
   services: ApiServices,
-  input: { readonly rename: boolean },
+  input: { readonly rename: boolean; readonly text?: string | undefined },
 ): Promise<AgentImportOptions> {
   const known = await services.servers.list();
   const ownPort = services.ownPort;
-  return { rename: input.rename, known, ...(ownPort === undefined ? {} : { ownPort }) };
+  return {
+    rename: input.rename,
+    known,
+    ...(ownPort === undefined ? {} : { ownPort }),
+    ...(input.text === undefined ? {} : { text: input.text }),
+  };
 }
 
 /**

@@ -20,10 +20,19 @@ export const agentChangeSchema = z
   })
   .strict();
 
+/** Bound on pasted text: a README's snippet is a few hundred bytes. */
+const MAX_PASTED = 256 * 1024;
+
 export const agentImportSchema = z
   .object({
     scope,
     /** Give servers whose name Coffer already has a free name instead of skipping them. */
     rename: z.boolean().default(false),
+    /** Text in the agent's format (a server README's snippet), read instead of its config. */
+    text: z
+      .string()
+      .min(1, 'text is empty: paste the JSON of the server')
+      .max(MAX_PASTED, `text is longer than ${MAX_PASTED} characters`)
+      .optional(),
   })
   .strict();

@@ -205,14 +205,16 @@ export const operations: Record<string, Record<string, Operation>> = {
   },
   '/agents/{id}/import/preview': {
     post: {
-      summary: "What importing the agent's servers would do (secrets by name); changes nothing",
+      summary:
+        "What importing the agent's servers (or `text` in its format) would do (secrets by name); changes nothing",
       body: agentImportSchema,
       ok: [200, '{agent, scope, path, items}'],
     },
   },
   '/agents/{id}/import': {
     post: {
-      summary: "Register the agent's servers, their secrets to the keychain",
+      summary:
+        "Register the agent's servers (or those of `text` in its format), their secrets to the keychain",
       body: agentImportSchema,
       ok: [200, '{agent, scope, path, items}'],
     },

@@ -36,7 +36,11 @@ export function malformedError(path: string, problem: ParseProblem): CofferError
  * that is not an object is as malformed as a syntax error: Coffer will not edit it).
  */
 export function loadConfig(location: ConfigLocation): LoadedConfig {
-  const text = readIfExists(location.path);
+  return configFromText(location, readIfExists(location.path));
+}
+
+/** loadConfig of a text in hand (undefined: no file). */
+export function configFromText(location: ConfigLocation, text: string | undefined): LoadedConfig {
   try {
     const document = documentFromText(text ?? '', location.format);
     document.servers(location.serversKey);

@@ -82,7 +82,8 @@ export interface AgentImportItem {
 export interface AgentImportPlan {
   readonly agent: string;
   readonly scope: AgentScope;
-  readonly path: string;
+  /** The file read; null for text pasted in the agent's format (nothing is recorded then). */
+  readonly path: string | null;
   readonly items: readonly AgentImportItem[];
 }
 
@@ -93,6 +94,8 @@ export interface AgentImportOptions {
   readonly rename?: boolean;
   /** The daemon's port: an entry whose URL is this daemon is Coffer itself, over HTTP. */
   readonly ownPort?: number;
+  /** Read this text in the agent's format (a server README's snippet) instead of its config. */
+  readonly text?: string;
 }
 
 /** Asynchronous: the daemon loads the agent layer (file parsers, WebAssembly) on first use. */

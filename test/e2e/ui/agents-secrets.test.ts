@@ -183,12 +183,47 @@ describe('Agents and Secrets pages in Chromium', () => {
     );
   });
 
+  it("imports the JSON a server's README gives, pasted on the Add-a-server page", async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.getByRole('link', { name: 'Add server' }).click();
+    await page.getByText("Or paste the JSON from a server's README").click();
+    const box = page.getByLabel("JSON from the server's README");
+    await box.fill('npx -y some-server');
+    await page.getByRole('button', { name: 'Preview the import' }).click();
+    await page.getByText('This is not JSON: paste the whole snippet').waitFor();
+    // As READMEs often give it: the entry alone, its token a stand-in.
+    const notes = { command: process.execPath, args: [FIXTURE, '--scenario', 'basic'] };
+    const entry = { ...notes, env: { NOTES_TOKEN: '<YOUR_TOKEN>' } };
+    await box.fill(`"notes": ${JSON.stringify(entry, null, 2)}`);
+    await page.getByRole('button', { name: 'Preview the import' }).click();
+    const preview = page.getByRole('region', { name: 'Import preview' });
+    await preview.getByText('will be added').waitFor();
+    await preview
+      .getByText(
+        'env NOTES_TOKEN is a stand-in ("<YOUR_TOKEN>"), not a value: nothing is stored; set it before use',
+      )
+      .waitFor();
+    await preview.getByRole('button', { name: 'Import 1 server' }).click();
+    await preview.getByText('added', { exact: true }).waitFor();
+    await preview.locator('.notice', { hasText: 'NOTES_TOKEN' }).waitFor();
+    const { body } = await daemon.api('GET', '/secrets?server=notes');
+    expect(body.secrets).toEqual([expect.objectContaining({ name: 'NOTES_TOKEN', stored: false })]);
+    expect((await daemon.api('DELETE', '/servers/notes')).status).toBe(204);
+  });
+
   it('answers bad agent requests with stable codes and writes nothing', async () => {
     const unknown = await daemon.api('POST', '/agents/nope/install/preview', {});
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.code).toBe('INVALID_INPUT');
     const scope = await daemon.api('POST', '/agents/cursor/install/preview', { scope: 'global' });
     expect(scope.status).toBe(400);
+    const cut = await daemon.api('POST', '/agents/claude-desktop/import/preview', {
+      text: '{"mcpServers": {"a": ',
+    });
+    expect(cut.status).toBe(400);
+    expect(cut.body.error.message).toMatch(/^Cannot read the pasted text:1:\d+: /);
+    const empty = await daemon.api('POST', '/agents/vscode/import', { text: '' });
+    expect(empty.body.error.message).toContain('text is empty');
     const stale = await daemon.api('POST', '/agents/cursor/install', {
       expected_sha256: '0'.repeat(64),
     });

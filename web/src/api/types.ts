@@ -266,7 +266,8 @@ export interface AgentImportItem {
 export interface AgentImport {
   readonly agent: string;
   readonly scope: AgentScope;
-  readonly path: string;
+  /** null: pasted text, no file. */
+  readonly path: string | null;
   readonly items: readonly AgentImportItem[];
 }
 

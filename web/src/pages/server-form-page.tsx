@@ -5,6 +5,7 @@ import { Loading, Notice } from '../components/notice.js';
 import { useToast } from '../components/toasts.js';
 import { href, navigate } from '../router.js';
 import { ServerFormFields } from './server-form-fields.js';
+import { PasteImport } from './paste-import.js';
 import {
   definitionOf,
   emptyForm,
@@ -115,6 +116,7 @@ export function ServerFormPage({ name }: { name?: string }) {
         )}
       </p>
       <h1 id="form-title">{title}</h1>
+      {!editing && !created && <PasteImport />}
       {formError !== undefined && (
         <Notice
           tone="error"

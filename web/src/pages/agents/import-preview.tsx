@@ -11,6 +11,8 @@ export interface ImportTarget {
   readonly agent: string;
   readonly name: string;
   readonly scope: AgentScope;
+  /** Text in the agent's format, read instead of its config (pasted-servers.ts). */
+  readonly text?: string;
 }
 
 const ACTION: Record<AgentImportItem['action'], string> = {
@@ -87,6 +89,7 @@ function ImportRows({ items }: { items: readonly AgentImportItem[] }) {
 
 function importLabel(adds: number, same: number): string {
   if (adds === 0 && same > 0) return `Note ${same} as served by Coffer`;
+  if (adds === 0) return 'Nothing to import';
   return `Import ${adds} server${adds === 1 ? '' : 's'}`;
 }
 
@@ -103,15 +106,17 @@ export function ImportPreview(props: {
   const [importing, setImporting] = useState(false);
   const toast = useToast();
   const base = `/agents/${encodeURIComponent(agent.agent)}/import`;
-  const body = { scope: agent.scope, rename };
+  const pasted = agent.text !== undefined;
+  const body = pasted ? { text: agent.text, rename } : { scope: agent.scope, rename };
   const plan = useLoad(
     () => api.post<AgentImport>(`${base}/preview`, body),
-    `${base}:${agent.scope}:${String(rename)}`,
+    `${base}:${agent.scope}:${String(rename)}:${agent.text ?? ''}`,
   );
   const shown = done ?? plan.data;
   const adds = plan.data?.items.filter((item) => item.action === 'add').length ?? 0;
-  // Entries Coffer already serves are recorded too, so that install can replace them.
-  const same = plan.data?.items.filter((item) => item.action === 'same').length ?? 0;
+  // Entries Coffer already serves are recorded too, so that install can replace them
+  // (an agent's file only: pasted text is nobody's).
+  const same = pasted ? 0 : (plan.data?.items.filter((item) => item.action === 'same').length ?? 0);
 
   const run = async () => {
     setImporting(true);
@@ -140,7 +145,7 @@ export function ImportPreview(props: {
   return (
     <section className="preview" aria-label="Import preview">
       <h3>
-        Import from {agent.name} <span className="muted">({agent.scope})</span>
+        Import from {agent.name} {!pasted && <span className="muted">({agent.scope})</span>}
       </h3>
       {done === undefined && (
         <label className="check">
@@ -150,12 +155,15 @@ export function ImportPreview(props: {
       )}
       {shown === undefined && plan.error === undefined && <Loading label="Reading the file…" />}
       {plan.error !== undefined && (
-        <Notice tone="error" title="Cannot read this file">
+        <Notice
+          tone="error"
+          title={pasted ? 'Cannot read the pasted text' : 'Cannot read this file'}
+        >
           {errorText(plan.error)}
         </Notice>
       )}
       {shown !== undefined && shown.items.length === 0 && (
-        <p className="muted">No MCP servers in {shown.path}.</p>
+        <p className="muted">No MCP servers in {shown.path ?? 'the pasted text'}.</p>
       )}
       {shown !== undefined && shown.items.length > 0 && <ImportRows items={shown.items} />}
       {problems.length > 0 && (
