@@ -14,6 +14,7 @@ export {
   type LocationStatus,
 } from './agent-status.js';
 export {
+  configFromText,
   loadConfig,
   requireConfig,
   describeProblem,

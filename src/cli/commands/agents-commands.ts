@@ -37,7 +37,7 @@ function declareListAndImport(agents: Command, context: CliContext): void {
     .option('--scope <scope>', SCOPE_HELP, 'user')
     .option(
       '--file <path>',
-      "read another file in the agent's format (a server's README snippet) instead",
+      "read another file in the agent's format (a server's README snippet; - for stdin) instead",
     )
     .option('--dry-run', 'print what would happen and change nothing')
     .option(

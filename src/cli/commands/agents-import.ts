@@ -7,7 +7,10 @@ import {
   planImport,
   recordImports,
   requireConfig,
+  configFromText,
+  malformedError,
   type AgentDefinition,
+  type ConfigLocation,
   type ImportItem,
   type SecretToStore,
 } from '../../agents/index.js';
@@ -115,6 +118,9 @@ function report(
   context.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** `--file -` is standard input: `pbpaste | coffer agents import claude-desktop --file -`. */
+const STDIN = '-';
+
 function whereToRead(context: CliContext, agent: AgentDefinition, flags: ImportFlags) {
   if (flags.file === undefined)
     return chooseLocation(agent, agentContext(context), parseScope(flags.scope));
@@ -122,7 +128,17 @@ function whereToRead(context: CliContext, agent: AgentDefinition, flags: ImportF
     throw new CofferError('INVALID_INPUT', '--scope and --file name two different files', {
       hint: 'give one of them',
     });
-  return fileLocation(agent, agentContext(context), resolve(flags.file));
+  const path = flags.file === STDIN ? 'standard input' : resolve(flags.file);
+  return fileLocation(agent, agentContext(context), path);
+}
+
+async function readSource(location: ConfigLocation, file: string | undefined) {
+  if (file !== STDIN) return requireConfig(location);
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  const loaded = configFromText(location, Buffer.concat(chunks).toString('utf8'));
+  if (loaded.state === 'malformed') throw malformedError(location.path, loaded.problem);
+  return { exists: true, document: loaded.document };
 }
 
 /** `coffer agents import <agent> [--scope|--file] [--dry-run] [--rename] [--secret NAME]…`. */
@@ -133,7 +149,7 @@ export async function importAgent(
 ): Promise<void> {
   const agent = findAgent(id);
   const location = whereToRead(context, agent, flags);
-  const { exists, document } = requireConfig(location);
+  const { exists, document } = await readSource(location, flags.file);
   if (!exists && flags.file !== undefined)
     throw new CofferError('INVALID_INPUT', `No file ${location.path}`, {
       hint: `give the path of a file in ${agent.displayName}'s format`,

@@ -63,9 +63,10 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
   let cursorFile: string;
   let client: Client | undefined;
 
-  const coffer = (...args: string[]): Promise<Run> =>
+  /** `coffer …` as a user runs it, with `input` on its stdin when given. */
+  const cofferFed = (input: string | undefined, ...args: string[]): Promise<Run> =>
     new Promise((done) => {
-      execFile(
+      const child = execFile(
         process.execPath,
         [cofferBin, ...args],
         { env, timeout: 60_000 },
@@ -74,7 +75,9 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
           done({ code, stdout, stderr });
         },
       );
+      if (input !== undefined) child.stdin?.end(input);
     });
+  const coffer = (...args: string[]): Promise<Run> => cofferFed(undefined, ...args);
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'coffer-e2e-agents-'));
@@ -260,6 +263,18 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(secrets.body.secrets).toEqual([
       expect.objectContaining({ name: 'NOTES_TOKEN', stored: false }),
     ]);
+    // The same text on stdin (`pbpaste | coffer agents import … --file -`): served already.
+    const piped = await cofferFed(
+      JSON.stringify({ mcpServers }),
+      'agents',
+      'import',
+      'claude-desktop',
+      '--file',
+      '-',
+    );
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain("standard input (read as Claude Desktop's format)");
+    expect(piped.stdout).toContain('= notes: nothing to add, Coffer already has it as "notes"');
     // No agent's file: nothing for install --replace to take out.
     expect(
       JSON.stringify(JSON.parse(readFileSync(join(cofferHome, 'agents', 'state.json'), 'utf8'))),
