@@ -264,14 +264,8 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
       expect.objectContaining({ name: 'NOTES_TOKEN', stored: false }),
     ]);
     // The same text on stdin (`pbpaste | coffer agents import … --file -`): served already.
-    const piped = await cofferFed(
-      JSON.stringify({ mcpServers }),
-      'agents',
-      'import',
-      'claude-desktop',
-      '--file',
-      '-',
-    );
+    const fromStdin = ['agents', 'import', 'claude-desktop', '--file', '-'];
+    const piped = await cofferFed(JSON.stringify({ mcpServers }), ...fromStdin);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toContain("standard input (read as Claude Desktop's format)");
     expect(piped.stdout).toContain('= notes: nothing to add, Coffer already has it as "notes"');
