@@ -3,6 +3,7 @@ import type {
   AgentChangeOptions,
   AgentChangePreview,
   AgentChangeResult,
+  AgentImportOptions,
   AgentImportPlan,
   AgentScope,
   AgentSetup,
@@ -77,6 +78,29 @@ function changedSincePreview(path: string): CofferError {
   return new CofferError('INVALID_INPUT', `${path} changed since the preview`, {
     hint: 'look at the preview again, then apply it; nothing was written',
   });
+}
+
+/** What importing the agent's config at `scope`, or `options.text` in its format, would do. */
+function importPlanOf(
+  cofferHome: string,
+  context: AgentContext,
+  target: { readonly id: string; readonly scope: AgentScope },
+  importOptions: AgentImportOptions,
+): AgentImportPlan {
+  const { id, scope } = target;
+  const { text, ...options } = importOptions;
+  const agent = findAgent(id);
+  const rename = options.rename === true;
+  if (text !== undefined) {
+    const items = planImport(agent, pastedServers(agent, context, text), { ...options, rename });
+    return { agent: id, scope, path: null, items };
+  }
+  const location = chooseLocation(agent, context, scope);
+  const { exists, document } = requireConfig(location);
+  const servers = exists ? (document.servers(location.serversKey) ?? {}) : {};
+  const imported = importedFrom(cofferHome, location);
+  const items = planImport(agent, servers, { ...options, rename, imported });
+  return { agent: id, scope, path: location.path, items };
 }
 
 /** The servers of text in the agent's format, read as a file of it would be. */
@@ -183,24 +207,8 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
       return { ...preview, ...(backup === undefined ? {} : { backup_id: backup.id }) };
     },
 
-    planImport(id, scope, importOptions): AgentImportPlan {
-      const { text, ...options } = importOptions;
-      if (text !== undefined) {
-        const agent = findAgent(id);
-        const servers = pastedServers(agent, context, text);
-        const items = planImport(agent, servers, { ...options, rename: options.rename === true });
-        return { agent: id, scope, path: null, items };
-      }
-      const [agent, location] = locate(id, scope);
-      const { exists, document } = requireConfig(location);
-      const servers = exists ? (document.servers(location.serversKey) ?? {}) : {};
-      const items = planImport(agent, servers, {
-        ...options,
-        rename: options.rename === true,
-        imported: importedFrom(cofferHome, location),
-      });
-      return { agent: id, scope, path: location.path, items };
-    },
+    planImport: (id, scope, importOptions) =>
+      importPlanOf(cofferHome, context, { id, scope }, importOptions),
 
     recordImports(importPlan, imported) {
       // Pasted text is no agent's file: there is nothing for install --replace to edit.

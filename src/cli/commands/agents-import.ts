@@ -141,6 +141,30 @@ async function readSource(location: ConfigLocation, file: string | undefined) {
   return { exists: true, document: loaded.document };
 }
 
+/**
+ * Remembers what an agent's config had that Coffer now serves, and returns the install
+ * that takes it out of that file ('' when there is none: a file that is no agent's config).
+ */
+function record(
+  context: CliContext,
+  agent: AgentDefinition,
+  location: ConfigLocation,
+  flags: ImportFlags,
+  results: readonly [ImportItem, ImportOutcome][],
+): string {
+  const fromConfig = flags.file === undefined;
+  const recorded = flags.dryRun === true || !fromConfig ? [] : recordedImports(results);
+  recordImports(context.paths.home, agent, location, recorded);
+  const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
+  return fromConfig ? `coffer agents install ${agent.id}${scope} --replace` : '';
+}
+
+function headerOf(agent: AgentDefinition, location: ConfigLocation, flags: ImportFlags): string {
+  return flags.file === undefined
+    ? `${agent.displayName}: ${describeLocation(location)}`
+    : `${location.path} (read as ${agent.displayName}'s format)`;
+}
+
 /** `coffer agents import <agent> [--scope|--file] [--dry-run] [--rename] [--secret NAME]…`. */
 export async function importAgent(
   context: CliContext,
@@ -154,10 +178,7 @@ export async function importAgent(
     throw new CofferError('INVALID_INPUT', `No file ${location.path}`, {
       hint: `give the path of a file in ${agent.displayName}'s format`,
     });
-  const header =
-    flags.file === undefined
-      ? `${agent.displayName}: ${describeLocation(location)}`
-      : `${location.path} (read as ${agent.displayName}'s format)`;
+  const header = headerOf(agent, location, flags);
   const servers = document.servers(location.serversKey) ?? {};
   if (!exists || Object.keys(servers).length === 0) {
     context.stdout.write(`${header}\n  no MCP servers to import\n`);
@@ -175,12 +196,7 @@ export async function importAgent(
   const results: [ImportItem, ImportOutcome][] = [];
   for (const item of items)
     results.push([item, dryRun ? { kind: 'planned' } : await runItem(api, item)]);
-  // A file that is no agent's config is not one install --replace will edit.
-  const recorded = dryRun || flags.file !== undefined ? [] : recordedImports(results);
-  recordImports(context.paths.home, agent, location, recorded);
-  const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
-  const replace = flags.file === undefined ? `coffer agents install ${id}${scope} --replace` : '';
-  report(context, flags, header, results, replace);
+  report(context, flags, header, results, record(context, agent, location, flags, results));
   const added = results.filter(([, outcome]) => outcome.kind === 'added');
   await warnStartProblems(
     context,
