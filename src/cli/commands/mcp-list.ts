@@ -73,7 +73,8 @@ export function registerMcpList(mcp: Command, context: CliContext): void {
 
   mcp
     .command('show')
-    .description("show one server's definition and state")
+    .alias('get')
+    .description("show one server's definition and state (also: get, as claude mcp get)")
     .argument('<name>', 'the server name')
     .option('--json', 'print JSON')
     .action(async (name: string, options: { json?: boolean }) => {

@@ -183,6 +183,8 @@ describe('coffer mcp', () => {
     expect(out).toMatch(/^header:\s+X-Team: blue$/m);
     const json = JSON.parse(await ok('mcp', 'show', 'fake', '--json')) as { server: ServerJson };
     expect(json.server).toMatchObject({ name: 'fake', cwd: '/tmp', shared: false });
+    // `get`, as `claude mcp get` has it, is the same command.
+    expect(await ok('mcp', 'get', 'remote')).toBe(out);
   });
 
   it('share and unshare switch one connection for all agents on and off', async () => {
