@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { registerMcpAdd } from './mcp-add.js';
+import { registerMcpAddJson } from './mcp-add-json.js';
 import { registerMcpInspect } from './mcp-inspect.js';
 import { registerMcpList } from './mcp-list.js';
 import { registerMcpLogin } from './mcp-login.js';
@@ -19,6 +20,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
     .command('mcp')
     .description('add, list, inspect and switch the MCP servers Coffer serves');
   registerMcpAdd(mcp, context);
+  registerMcpAddJson(mcp, context);
   registerMcpList(mcp, context);
   registerMcpToggle(mcp, context);
   registerMcpShare(mcp, context);

@@ -69,6 +69,13 @@ const refusedLocally: [string, string[], RegExp][] = [
     ['mcp', 'add', 'files', '--env', 'A=1', 'http://h/'],
     /apply to local \(stdio\) servers/,
   ],
+  [
+    'add-json with JSON that does not parse',
+    ['mcp', 'add-json', 'x', '{command: 1}'],
+    /does not parse/,
+  ],
+  ['add-json with a JSON list', ['mcp', 'add-json', 'x', '[1]'], /is not an object/],
+  ['add-json with a bad name', ['mcp', 'add-json', 'X Y', '{}'], /Invalid server name "X Y"/],
   ['show with a bad name', ['mcp', 'show', 'NO'], /Invalid server name "NO"/],
   ['remove with a bad name', ['mcp', 'remove', 'no!'], /Invalid server name/],
   ['enable with a bad name', ['mcp', 'enable', 'no_'], /must not end with "_"/],

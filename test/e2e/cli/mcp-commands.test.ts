@@ -168,6 +168,31 @@ describe('coffer mcp', () => {
     await ok('mcp', 'remove', 'sin');
   });
 
+  it('add-json takes one entry as claude mcp add-json does, its secret to the keychain', async () => {
+    const token = 'tok-json-e2e-7c1b';
+    const entry = {
+      type: 'stdio',
+      command: process.execPath,
+      args: ['-e', '0'],
+      env: { API_TOKEN: token },
+    };
+    const run = await cli.run('mcp', 'add-json', 'viajson', JSON.stringify(entry));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('  + viajson: added (stdio: ');
+    expect(run.stdout).toContain('      secret env API_TOKEN=*** (to the keychain)');
+    const byName = new Map((await servers()).map((s) => [s.name, s]));
+    expect(byName.get('viajson')).toMatchObject({
+      env: {},
+      secret_env: ['API_TOKEN'],
+      args: ['-e', '0'],
+    });
+    // The name is taken now: nothing is added, and the exit code says so.
+    const again = await cli.run('mcp', 'add-json', 'viajson', JSON.stringify({ command: 'other' }));
+    expect(again.code).toBe(ExitCode.GENERIC);
+    expect(again.stdout).toContain('a Coffer server named "viajson" already exists (use --rename)');
+    await ok('mcp', 'remove', 'viajson');
+  });
+
   it('list shows a table with every server', async () => {
     const out = await ok('mcp', 'list');
     expect(out).toMatch(/name\s*│\s*transport\s*│\s*enabled\s*│\s*state\s*│\s*tools/);

@@ -1,0 +1,160 @@
+import {
+  importedFrom,
+  planImport,
+  recordImports,
+  type AgentDefinition,
+  type ConfigLocation,
+  type ImportItem,
+  type SecretToStore,
+} from '../../agents/index.js';
+import { isCofferError } from '../../domain/errors.js';
+import type { KnownServer } from '../../domain/same-launch.js';
+import {
+  importItemView,
+  recordedImports,
+  type ImportOutcome,
+} from '../../domain/import-item-view.js';
+import type { ApiClient } from '../api-client.js';
+import type { CliContext } from '../cli-context.js';
+import { CliExit, ExitCode } from '../output.js';
+import { describeItem } from './agents-import-report.js';
+import { writeJson } from './agents-shared.js';
+import { warnStartProblems } from './start-problems.js';
+
+/**
+ * An import once its entries are read, wherever from (an agent's config, a file in its
+ * format, the JSON of `coffer mcp add-json`): planned against the daemon's servers, run
+ * entry by entry, reported, and the servers that cannot start yet warned of.
+ */
+
+export interface ImportSource {
+  readonly agent: AgentDefinition;
+  readonly location: ConfigLocation;
+  /** The first line of the report. */
+  readonly header: string;
+  readonly servers: Readonly<Record<string, unknown>>;
+  /**
+   * For an agent's own config: the install that takes what Coffer now serves out of it
+   * (what was imported is recorded for it). Absent for text that is no agent's config.
+   */
+  readonly replaceCommand?: string;
+}
+
+export interface RunFlags {
+  readonly dryRun?: boolean;
+  readonly rename?: boolean;
+  readonly secret: readonly string[];
+  readonly json?: boolean;
+}
+
+function failure(error: unknown): ImportOutcome {
+  return { kind: 'failed', message: isCofferError(error) ? error.userMessage : 'internal error' };
+}
+
+/**
+ * Registers one server, then hands its secrets to the daemon for the keychain. A secret
+ * the daemon refuses undoes the server; a daemon without the secrets route (NOT_FOUND)
+ * keeps the server and reports the secrets as pending, and install --replace then
+ * leaves that entry, the only copy of them, in the agent file.
+ */
+async function runItem(api: ApiClient, item: ImportItem): Promise<ImportOutcome> {
+  if (item.action !== 'add' || item.definition === undefined) return { kind: 'planned' };
+  try {
+    await api.post('/servers', item.definition);
+  } catch (error) {
+    return failure(error);
+  }
+  const pending: string[] = [];
+  const stored: SecretToStore[] = [];
+  for (const secret of item.secrets) {
+    try {
+      await api.post('/secrets', secret);
+      stored.push(secret);
+    } catch (error) {
+      if (isCofferError(error) && error.code === 'NOT_FOUND') {
+        pending.push(secret.name);
+        continue;
+      }
+      await undo(api, item.server, stored);
+      return failure(error);
+    }
+  }
+  return { kind: 'added', pending };
+}
+
+/** Takes back a half-imported server: its stored secrets, then the server. */
+async function undo(api: ApiClient, server: string, stored: readonly SecretToStore[]) {
+  const name = encodeURIComponent(server);
+  for (const secret of stored) {
+    const path = `/secrets/${name}/${secret.kind}/${encodeURIComponent(secret.name)}`;
+    await api.delete(path).catch(() => undefined);
+  }
+  await api.delete(`/servers/${name}`).catch(() => undefined);
+}
+
+async function knownServers(api: ApiClient): Promise<KnownServer[]> {
+  return (await api.get<{ servers: KnownServer[] }>('/servers')).servers;
+}
+
+/** Entries Coffer already serves were recorded: install --replace can now take them out. */
+function servedAlready(count: number, replaceCommand: string): string {
+  const what = count === 1 ? 'One entry is a server' : `${count} entries are servers`;
+  return `${what} Coffer already has: \`${replaceCommand}\` takes ${count === 1 ? 'it' : 'them'} out of this file.`;
+}
+
+function report(
+  context: CliContext,
+  flags: RunFlags,
+  header: string,
+  results: [ImportItem, ImportOutcome][],
+  replaceCommand: string | undefined,
+) {
+  if (flags.json === true) {
+    writeJson(context, {
+      dry_run: flags.dryRun === true,
+      items: results.map(([item, outcome]) => importItemView(item, outcome)),
+    });
+    return;
+  }
+  const lines = [header, ...results.map(([item, outcome]) => describeItem(item, outcome))];
+  const added = results.filter(([, outcome]) => outcome.kind === 'added').length;
+  if (flags.dryRun === true) lines.push('Dry run: nothing was changed.');
+  else lines.push(`Imported ${added} of ${results.length} entries into Coffer.`);
+  const same = results.filter(([item]) => item.action === 'same').length;
+  if (same > 0 && flags.dryRun !== true && replaceCommand !== undefined)
+    lines.push(servedAlready(same, replaceCommand));
+  context.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Plans, runs (unless a dry run), reports; exits non-zero when an entry failed. */
+export async function runImportOf(
+  context: CliContext,
+  source: ImportSource,
+  flags: RunFlags,
+): Promise<readonly ImportItem[]> {
+  const { agent, location, replaceCommand } = source;
+  const api = await context.api();
+  const items = planImport(agent, source.servers, {
+    known: await knownServers(api),
+    rename: flags.rename === true,
+    secretNames: flags.secret,
+    imported: importedFrom(context.paths.home, location),
+    ownPort: api.daemon.port,
+  });
+  const dryRun = flags.dryRun === true;
+  const results: [ImportItem, ImportOutcome][] = [];
+  for (const item of items)
+    results.push([item, dryRun ? { kind: 'planned' } : await runItem(api, item)]);
+  // Only an agent's own config is one install --replace edits.
+  const recorded = dryRun || replaceCommand === undefined ? [] : recordedImports(results);
+  recordImports(context.paths.home, agent, location, recorded);
+  report(context, flags, source.header, results, replaceCommand);
+  const added = results.filter(([, outcome]) => outcome.kind === 'added');
+  await warnStartProblems(
+    context,
+    api,
+    added.map(([item]) => item.server),
+  );
+  if (results.some(([, outcome]) => outcome.kind === 'failed')) throw new CliExit(ExitCode.GENERIC);
+  return items;
+}

@@ -1,0 +1,50 @@
+import { fileLocation, findAgent } from '../../agents/index.js';
+import { CofferError } from '../../domain/errors.js';
+import type { CliContext } from '../cli-context.js';
+import { CliExit, ExitCode } from '../output.js';
+import { agentContext } from './agents-shared.js';
+import { runImportOf } from './import-run.js';
+import type { AddJsonFlags } from './mcp-add-json.js';
+import { checkName } from './mcp-input.js';
+
+/** The entry: a JSON object, or a one-line error saying what was wrong. */
+function parseEntry(json: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new CofferError(
+      'INVALID_INPUT',
+      `The server's JSON does not parse: ${(error as Error).message}`,
+      {
+        hint: `quote it for the shell: coffer mcp add-json <name> '{"command": "npx", "args": ["-y", "<package>"]}'`,
+      },
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CofferError('INVALID_INPUT', "The server's JSON is not an object", {
+      hint: 'give one entry, e.g. {"command": "npx", "args": ["-y", "<package>"]} or {"type": "http", "url": "https://…"}',
+    });
+  return value as Record<string, unknown>;
+}
+
+export async function addJson(
+  context: CliContext,
+  name: string,
+  json: string,
+  flags: AddJsonFlags,
+): Promise<void> {
+  checkName(name);
+  const entry = parseEntry(json);
+  const agent = findAgent('claude-code');
+  const location = fileLocation(agent, agentContext(context), 'the JSON given');
+  const header = `${name}: the JSON given (read as Claude Code reads an entry)`;
+  const [item] = await runImportOf(
+    context,
+    { agent, location, header, servers: { [name]: entry } },
+    flags,
+  );
+  // One server asked for: not added (a taken name, an entry Coffer cannot use) is a failure.
+  if (item !== undefined && item.action !== 'add' && item.action !== 'same')
+    throw new CliExit(ExitCode.GENERIC);
+}
