@@ -6,7 +6,7 @@ import {
 import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
-import { hasPlaceholder, isSecret, isStandIn } from './secret-detection.js';
+import { hasPlaceholder, isSecret, isStandIn, standInNote } from './secret-detection.js';
 import { freeName, toCofferName } from './server-names.js';
 import { isSkipped, type AgentDefinition, type AgentServer, type ParsedEntry } from './types.js';
 
@@ -74,9 +74,7 @@ function splitSecrets(
   const unset: string[] = [];
   for (const [name, value] of Object.entries(values)) {
     if (isStandIn(value)) {
-      notes.push(
-        `${label} ${name} is a stand-in (${JSON.stringify(value)}), not a value: nothing is stored; set it before use`,
-      );
+      notes.push(standInNote(label, name, value));
       unset.push(name);
     } else if (hasPlaceholder(value)) {
       // A reference is not a secret, and Coffer cannot resolve it: say so, keep it visible.

@@ -64,3 +64,8 @@ export function isStandIn(value: string): boolean {
   const text = value.trim().replace(/^bearer\s+/i, '');
   return STAND_IN.some((pattern) => pattern.test(text));
 }
+
+/** What an import and `coffer mcp add` say of a stand-in, in the same words. */
+export function standInNote(label: string, name: string, value: string): string {
+  return `${label} ${name} is a stand-in (${JSON.stringify(value)}), not a value: nothing is stored; set it before use`;
+}

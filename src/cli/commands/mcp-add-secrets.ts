@@ -1,7 +1,7 @@
 import { CofferError } from '../../domain/errors.js';
 import type { SecretRef } from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
-import { isSecret, isStandIn } from '../../agents/secret-detection.js';
+import { isSecret, isStandIn, standInNote } from '../../agents/secret-detection.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { readSecretValues } from './secret-input.js';
@@ -76,9 +76,7 @@ function plainSecrets(definition: ServerDefinition): PlainSecrets {
       const ref = { server: definition.name, kind, name };
       if (isStandIn(value)) {
         standIns.push(ref);
-        notes.push(
-          `${kind} ${name} is a stand-in (${JSON.stringify(value)}), not a value: nothing is stored; set it before use`,
-        );
+        notes.push(standInNote(kind, name, value));
       } else if (!isSecret(name, value, new Set())) continue;
       else {
         given.push({ ref, value });
