@@ -70,6 +70,11 @@ function reachesCoffer(agent: AgentDefinition, raw: unknown, ownPort: number | u
   return url !== undefined && ownPort !== undefined && isOwnEndpoint(url, ownPort);
 }
 
+function isEnabled(agent: AgentDefinition, raw: unknown): boolean {
+  const parsed = agent.parseEntry(raw);
+  return !isSkipped(parsed) && parsed.enabled;
+}
+
 function ensureOurs(
   agent: AgentDefinition,
   location: ConfigLocation,
@@ -162,8 +167,11 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     entry = current === undefined ? 'add' : 'update';
     next = next.withServer(location.serversKey, COFFER_ENTRY, desired);
   }
-  const overHttp = Object.keys(servers).filter((name) =>
-    reachesCoffer(agent, servers[name], ownPort),
+  // A disabled one lists nothing twice; the "coffer" entry is replaced whatever its switch.
+  const overHttp = Object.keys(servers).filter(
+    (name) =>
+      reachesCoffer(agent, servers[name], ownPort) &&
+      (name === COFFER_ENTRY || isEnabled(agent, servers[name])),
   );
   const others = overHttp.filter((name) => name !== COFFER_ENTRY);
   const removal = removeImported(next, location, input.imports);

@@ -97,6 +97,24 @@ describe('coffer agents install where Coffer is reached over HTTP', () => {
     expect(readFileSync(location.path, 'utf8')).toBe(original);
   });
 
+  it('leaves alone an entry to this daemon that the agent has switched off', () => {
+    const windsurf = findAgent('windsurf');
+    const at = chooseLocation(windsurf, home.context, 'user');
+    const off = { serverUrl: `http://127.0.0.1:${PORT}/mcp`, disabled: true };
+    mkdirSync(dirname(at.path), { recursive: true });
+    writeFileSync(at.path, entries({ 'coffer-http': off }));
+    const { document, exists } = requireConfig(at);
+    const input = { agent: windsurf, location: at, document, exists, launch, imports: [] };
+    const planned = planInstall({ ...input, replace: true, ownPort: PORT });
+    expect(planned.overHttp).toEqual([]);
+    expect(planned.removed).toEqual([]);
+    // Switched on, it would be listed twice beside the shim entry.
+    writeFileSync(at.path, entries({ 'coffer-http': { ...off, disabled: false } }));
+    const on = requireConfig(at);
+    const again = planInstall({ ...input, ...on, replace: true, ownPort: PORT });
+    expect(again.removed).toEqual(['coffer-http']);
+  });
+
   it('without a running daemon, leaves HTTP entries alone and says how to replace "coffer"', () => {
     write(entries({ 'coffer-http': { type: 'http', url: `http://127.0.0.1:${PORT}/mcp` } }));
     expect(plan(undefined, true).removed).toEqual([]);
