@@ -63,7 +63,7 @@ export function agentRoutes(services: ApiServices): Hono {
   app.post('/agents/:id/import/preview', async (c) => {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
     const options = await importOptions(services, input);
-    const plan = await setup().planImport(c.req.param('id'), input.scope, options);
+    const plan = await setup().planImport(c.req.param('id'), input.scope ?? 'user', options);
     const items = plan.items.map((item) => importItemView(item, { kind: 'planned' }));
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
   });
@@ -71,7 +71,7 @@ export function agentRoutes(services: ApiServices): Hono {
   app.post('/agents/:id/import', async (c) => {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
     const options = await importOptions(services, input);
-    const plan = await setup().planImport(c.req.param('id'), input.scope, options);
+    const plan = await setup().planImport(c.req.param('id'), input.scope ?? 'user', options);
     const items = await runImport(services, c, plan);
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
   });

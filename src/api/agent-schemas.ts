@@ -4,7 +4,8 @@ import { z } from 'zod';
  * Request bodies of /agents/:id/…: the scope of the agent's config to change (as
  * `--scope` of `coffer agents …`), and the flags of the matching CLI command.
  */
-const scope = z.enum(['user', 'project', 'local']).default('user');
+const scopes = z.enum(['user', 'project', 'local']);
+const scope = scopes.default('user');
 
 export const agentChangeSchema = z
   .object({
@@ -25,7 +26,8 @@ const MAX_PASTED = 256 * 1024;
 
 export const agentImportSchema = z
   .object({
-    scope,
+    /** The agent's config to read (default user); not with `text`. */
+    scope: scopes.optional(),
     /** Give servers whose name Coffer already has a free name instead of skipping them. */
     rename: z.boolean().default(false),
     /** Text in the agent's format (a server README's snippet), read instead of its config. */
@@ -35,4 +37,8 @@ export const agentImportSchema = z
       .max(MAX_PASTED, `text is longer than ${MAX_PASTED} characters`)
       .optional(),
   })
-  .strict();
+  .strict()
+  .refine((input) => input.text === undefined || input.scope === undefined, {
+    message: 'scope and text name two different sources: give one of them',
+    path: ['text'],
+  });

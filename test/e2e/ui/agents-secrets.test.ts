@@ -224,6 +224,12 @@ describe('Agents and Secrets pages in Chromium', () => {
     expect(cut.body.error.message).toMatch(/^Cannot read the pasted text:1:\d+: /);
     const empty = await daemon.api('POST', '/agents/vscode/import', { text: '' });
     expect(empty.body.error.message).toContain('text is empty');
+    const both = await daemon.api('POST', '/agents/claude-code/import/preview', {
+      scope: 'local',
+      text: '{"mcpServers": {}}',
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error.message).toContain('scope and text name two different sources');
     const stale = await daemon.api('POST', '/agents/cursor/install', {
       expected_sha256: '0'.repeat(64),
     });
