@@ -12,6 +12,7 @@ import {
   duplicateFindings,
   heldToolsFinding,
   nodeFinding,
+  plainCredentialFindings,
   serverFindings,
 } from './doctor-findings.js';
 
@@ -67,7 +68,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
         const changed = heldToolsFinding(record.name, held[index] ?? []);
         if (changed !== undefined) findings.push(changed);
       });
-      findings.push(...duplicateFindings(records));
+      findings.push(...duplicateFindings(records), ...plainCredentialFindings(records));
       const report: DoctorReport = {
         coffer_version: deps.versions.coffer,
         node_version: deps.versions.node,

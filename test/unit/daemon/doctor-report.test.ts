@@ -208,6 +208,25 @@ describe('the doctor report', () => {
     ]);
   });
 
+  it('warns of a credential kept as a plain value, by its kind and never its value', async () => {
+    const token = `ghp_${'a'.repeat(36)}`;
+    const { report } = doctor([
+      record('gh', { env: { GITHUB_TOKEN: token, LOG_LEVEL: 'debug' }, enabled: false }),
+    ]);
+    const { findings } = await report();
+    expect(findings).toEqual([
+      {
+        code: 'SECRET_IN_DEFINITION',
+        level: 'warn',
+        subject: 'gh',
+        message:
+          'env GITHUB_TOKEN of gh holds a credential (github-token) as a plain value: the database keeps it, and the API and coffer mcp show print it',
+        fix: 'move it to the keychain: coffer ui, edit gh, and put GITHUB_TOKEN under Secrets (or coffer mcp remove gh, then add it again: an -e or -H secret goes to the keychain)',
+      },
+    ]);
+    expect(JSON.stringify(findings)).not.toContain(token);
+  });
+
   it('still reports when the pin records cannot be read', async () => {
     const { report } = doctor([record('web')], {
       heldTools: () => Promise.reject(new Error('database is locked')),
