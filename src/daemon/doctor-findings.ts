@@ -1,4 +1,4 @@
-import { findCredentialShapes } from '../domain/credential-shapes.js';
+import { plainCredentials } from '../domain/credential-shapes.js';
 import type { DoctorFinding, DoctorServer, SecretRef } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { sameLaunch } from '../domain/same-launch.js';
@@ -158,23 +158,13 @@ export function duplicateFindings(records: readonly ServerRecord[]): DoctorFindi
  * finding names the kind of credential, never the value.
  */
 export function plainCredentialFindings(records: readonly ServerRecord[]): DoctorFinding[] {
-  return records.flatMap((record) => {
-    const plain = [
-      ...Object.entries(record.env).map(([name, value]) => ['env', name, value] as const),
-      ...Object.entries(record.headers).map(([name, value]) => ['header', name, value] as const),
-    ];
-    return plain.flatMap(([kind, name, value]): DoctorFinding[] => {
-      const [shape] = findCredentialShapes(value);
-      if (shape === undefined) return [];
-      return [
-        {
-          code: 'SECRET_IN_DEFINITION',
-          level: 'warn',
-          subject: record.name,
-          message: `${kind} ${name} of ${record.name} holds a credential (${shape}) as a plain value: the database keeps it, and the API and coffer mcp show print it`,
-          fix: `move it to the keychain: coffer ui, edit ${record.name}, and put ${name} under Secrets (or coffer mcp remove ${record.name}, then add it again: an -e or -H secret goes to the keychain)`,
-        },
-      ];
-    });
-  });
+  return records.flatMap((record) =>
+    plainCredentials(record).map(({ kind, name, shape }) => ({
+      code: 'SECRET_IN_DEFINITION' as const,
+      level: 'warn' as const,
+      subject: record.name,
+      message: `${kind} ${name} of ${record.name} holds a credential (${shape}) as a plain value: the database keeps it, and the API and coffer mcp show print it`,
+      fix: `move it to the keychain: coffer ui, edit ${record.name}, and put ${name} under Secrets (or coffer mcp remove ${record.name}, then add it again: an -e or -H secret goes to the keychain)`,
+    })),
+  );
 }

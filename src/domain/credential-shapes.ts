@@ -36,3 +36,31 @@ export function findCredentialShapes(text: string): CredentialKind[] {
   if (!markers.test(text)) return [];
   return shapes.filter(([, shape]) => shape.test(text)).map(([kind]) => kind);
 }
+
+/** A plain env or header value of a server definition that has a credential's shape. */
+export interface PlainCredential {
+  readonly kind: 'env' | 'header';
+  readonly name: string;
+  readonly shape: CredentialKind;
+}
+
+/**
+ * The credentials a definition keeps as plain values: refused by the server store
+ * (gateway/plain-credential-guard.ts), and reported by `coffer doctor` for servers stored
+ * before it refused them. Only names and kinds, never the values.
+ */
+export function plainCredentials(values: {
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}): PlainCredential[] {
+  const found: PlainCredential[] = [];
+  const look = (kind: 'env' | 'header', map: Readonly<Record<string, string>> | undefined) => {
+    for (const [name, value] of Object.entries(map ?? {})) {
+      const [shape] = findCredentialShapes(value);
+      if (shape !== undefined) found.push({ kind, name, shape });
+    }
+  };
+  look('env', values.env);
+  look('header', values.headers);
+  return found;
+}

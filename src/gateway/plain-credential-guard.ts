@@ -1,8 +1,6 @@
-import { findCredentialShapes } from '../domain/credential-shapes.js';
+import { plainCredentials } from '../domain/credential-shapes.js';
 import { CofferError } from '../domain/errors.js';
 import type { ServerRepository } from '../domain/ports.js';
-
-type Values = Readonly<Record<string, string>> | undefined;
 
 /**
  * The server store refuses a definition whose plain env or header value is shaped like a
@@ -13,19 +11,15 @@ type Values = Readonly<Record<string, string>> | undefined;
  * import move such values to the keychain themselves, so they never meet this.
  */
 export function refusingPlainCredentials(servers: ServerRepository): ServerRepository {
-  const check = (env: Values, headers: Values): void => {
-    refuse('env', 'secret_env', env);
-    refuse('header', 'secret_headers', headers);
-  };
   return {
     list: () => servers.list(),
     get: (name) => servers.get(name),
     create: async (definition) => {
-      check(definition.env, definition.headers);
+      refuse(definition);
       return servers.create(definition);
     },
     update: async (name, patch) => {
-      check(patch.env, patch.headers);
+      refuse(patch);
       return servers.update(name, patch);
     },
     remove: (name) => servers.remove(name),
@@ -33,17 +27,16 @@ export function refusingPlainCredentials(servers: ServerRepository): ServerRepos
 }
 
 /** "env.NAME: …" and "headers.Name: …", as the schema's errors name a field (the UI's form shows it there). */
-function refuse(kind: 'env' | 'header', field: string, values: Values): void {
-  for (const [name, value] of Object.entries(values ?? {})) {
-    const [shape] = findCredentialShapes(value);
-    if (shape === undefined) continue;
-    const path = `${kind === 'env' ? 'env' : 'headers'}.${name}`;
-    throw new CofferError(
-      'INVALID_INPUT',
-      `${path}: holds a credential (${shape}); a secret does not go into a server's definition`,
-      {
-        hint: `keep it as a secret: name it in ${field} and store its value (coffer secrets set <server> --${kind} ${name}; in the UI, the server form's Secrets)`,
-      },
-    );
-  }
+function refuse(values: Parameters<typeof plainCredentials>[0]): void {
+  const [found] = plainCredentials(values);
+  if (found === undefined) return;
+  const { kind, name, shape } = found;
+  const [field, secrets] = kind === 'env' ? ['env', 'secret_env'] : ['headers', 'secret_headers'];
+  throw new CofferError(
+    'INVALID_INPUT',
+    `${field}.${name}: holds a credential (${shape}); a secret does not go into a server's definition`,
+    {
+      hint: `keep it as a secret: name it in ${secrets} and store its value (coffer secrets set <server> --${kind} ${name}; in the UI, the server form's Secrets)`,
+    },
+  );
 }
