@@ -14,12 +14,7 @@ import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-st
 import { readState } from './agent-state.js';
 import { findAgent } from './catalog/index.js';
 import { installSummary, uninstallSummary } from './change-summary.js';
-import {
-  configFromText,
-  describeProblem,
-  malformedError,
-  requireConfig,
-} from './documents/load-document.js';
+import { describeProblem, requireConfig } from './documents/load-document.js';
 import { planImport } from './import-plan.js';
 import { importedFrom, recordImports } from './import-records.js';
 import { applyInstall } from './install-apply.js';
@@ -110,9 +105,7 @@ function pastedServers(
   text: string,
 ): Readonly<Record<string, unknown>> {
   const location = fileLocation(agent, context, 'the pasted text');
-  const loaded = configFromText(location, text);
-  if (loaded.state === 'malformed') throw malformedError(location.path, loaded.problem);
-  return loaded.document.servers(location.serversKey) ?? {};
+  return requireConfig(location, text).document.servers(location.serversKey) ?? {};
 }
 
 /** The port, answered synchronously (the daemon wraps it in its lazy loader). */

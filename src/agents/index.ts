@@ -14,7 +14,6 @@ export {
   type LocationStatus,
 } from './agent-status.js';
 export {
-  configFromText,
   loadConfig,
   requireConfig,
   describeProblem,

@@ -40,7 +40,7 @@ export function loadConfig(location: ConfigLocation): LoadedConfig {
 }
 
 /** loadConfig of a text in hand (undefined: no file). */
-export function configFromText(location: ConfigLocation, text: string | undefined): LoadedConfig {
+function configFromText(location: ConfigLocation, text: string | undefined): LoadedConfig {
   try {
     const document = documentFromText(text ?? '', location.format);
     document.servers(location.serversKey);
@@ -52,12 +52,18 @@ export function configFromText(location: ConfigLocation, text: string | undefine
   }
 }
 
-/** loadConfig for callers that stop at a malformed file. */
-export function requireConfig(location: ConfigLocation): {
+/**
+ * loadConfig for callers that stop at a malformed file; with `text`, that text is read in
+ * the location's format instead of its file (pasted, or piped to `--file -`).
+ */
+export function requireConfig(
+  location: ConfigLocation,
+  text?: string,
+): {
   readonly exists: boolean;
   readonly document: ConfigDocument;
 } {
-  const loaded = loadConfig(location);
+  const loaded = text === undefined ? loadConfig(location) : configFromText(location, text);
   if (loaded.state === 'malformed') throw malformedError(location.path, loaded.problem);
   return { exists: loaded.state === 'present', document: loaded.document };
 }

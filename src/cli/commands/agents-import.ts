@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
 import {
   chooseLocation,
-  configFromText,
   describeLocation,
   fileLocation,
   findAgent,
-  malformedError,
   requireConfig,
   type AgentDefinition,
   type ConfigLocation,
@@ -39,9 +37,7 @@ async function readSource(location: ConfigLocation, file: string | undefined) {
   if (file !== STDIN) return requireConfig(location);
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  const loaded = configFromText(location, Buffer.concat(chunks).toString('utf8'));
-  if (loaded.state === 'malformed') throw malformedError(location.path, loaded.problem);
-  return { exists: true, document: loaded.document };
+  return requireConfig(location, Buffer.concat(chunks).toString('utf8'));
 }
 
 function headerOf(agent: AgentDefinition, location: ConfigLocation, flags: ImportFlags): string {
