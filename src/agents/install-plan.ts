@@ -1,11 +1,11 @@
 import { CofferError } from '../domain/errors.js';
-import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import type { ImportRecord } from './agent-state.js';
 import { isAt } from './agent-state.js';
 import type { ConfigDocument } from './documents/config-document.js';
 import { entryFingerprint, sameJson } from './entry-fields.js';
 import { isCofferShim } from './import-plan.js';
 import type { NarrowerEntry } from './narrower-entries.js';
+import { overHttpEntry } from './over-http-entry.js';
 import { isSkipped, type AgentDefinition, type ConfigLocation, type ShimLaunch } from './types.js';
 
 /**
@@ -64,17 +64,6 @@ function entryUrl(agent: AgentDefinition, raw: unknown): string | undefined {
   return isSkipped(parsed) ? undefined : parsed.url;
 }
 
-/** True when the entry reaches the daemon listening on `ownPort` (unknown: no daemon runs). */
-function reachesCoffer(agent: AgentDefinition, raw: unknown, ownPort: number | undefined): boolean {
-  const url = entryUrl(agent, raw);
-  return url !== undefined && ownPort !== undefined && isOwnEndpoint(url, ownPort);
-}
-
-function isEnabled(agent: AgentDefinition, raw: unknown): boolean {
-  const parsed = agent.parseEntry(raw);
-  return !isSkipped(parsed) && parsed.enabled;
-}
-
 function ensureOurs(
   agent: AgentDefinition,
   location: ConfigLocation,
@@ -82,7 +71,7 @@ function ensureOurs(
   ownPort: number | undefined,
 ): void {
   if (current === undefined || isCofferEntry(agent, current)) return;
-  if (reachesCoffer(agent, current, ownPort)) return;
+  if (overHttpEntry(agent, current, ownPort) !== undefined) return;
   const named = `${location.path} already has a server named "${COFFER_ENTRY}"`;
   const url = entryUrl(agent, current);
   const elsewise = 'rename or remove that entry in the agent, then install again';
@@ -168,11 +157,10 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     next = next.withServer(location.serversKey, COFFER_ENTRY, desired);
   }
   // A disabled one lists nothing twice; the "coffer" entry is replaced whatever its switch.
-  const overHttp = Object.keys(servers).filter(
-    (name) =>
-      reachesCoffer(agent, servers[name], ownPort) &&
-      (name === COFFER_ENTRY || isEnabled(agent, servers[name])),
-  );
+  const overHttp = Object.keys(servers).filter((name) => {
+    const entry = overHttpEntry(agent, servers[name], ownPort);
+    return entry !== undefined && (name === COFFER_ENTRY || entry.enabled);
+  });
   const others = overHttp.filter((name) => name !== COFFER_ENTRY);
   const removal = removeImported(next, location, input.imports);
   const replaced = others.reduce(

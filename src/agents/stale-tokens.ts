@@ -1,12 +1,7 @@
-import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import { agentCatalog } from './catalog/index.js';
 import { loadConfig } from './documents/load-document.js';
-import {
-  isSkipped,
-  type AgentContext,
-  type AgentDefinition,
-  type ConfigLocation,
-} from './types.js';
+import { overHttpEntry } from './over-http-entry.js';
+import type { AgentContext, AgentDefinition, ConfigLocation } from './types.js';
 
 /**
  * `coffer doctor`'s look at agent entries that reach Coffer over HTTP. The daemon makes a
@@ -46,9 +41,8 @@ function staleIn(
   if (loaded.state !== 'present') return [];
   const servers = loaded.document.servers(location.serversKey) ?? {};
   return Object.entries(servers).flatMap(([name, raw]) => {
-    const entry = agent.parseEntry(raw);
-    if (isSkipped(entry) || !entry.enabled || entry.url === undefined) return [];
-    if (!isOwnEndpoint(entry.url, daemon.port)) return [];
+    const entry = overHttpEntry(agent, raw, daemon.port);
+    if (entry === undefined || !entry.enabled) return [];
     const token = writtenBearer(entry.headers);
     return token === undefined || token === daemon.token ? [] : [{ agent, location, name }];
   });
