@@ -11,17 +11,16 @@ import type {
 } from '../domain/ports.js';
 import { CofferError } from '../domain/errors.js';
 import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-status.js';
-import { readState } from './agent-state.js';
 import { findAgent } from './catalog/index.js';
 import { installSummary, uninstallSummary } from './change-summary.js';
 import { describeProblem, requireConfig } from './documents/load-document.js';
 import { planImport } from './import-plan.js';
 import { importedFrom, recordImports } from './import-records.js';
 import { applyInstall } from './install-apply.js';
-import { planInstall, type InstallPlan } from './install-plan.js';
+import type { InstallPlan } from './install-plan.js';
+import { readInstallPlan } from './install-plan-reader.js';
 import { chooseLocation, fileLocation } from './locations.js';
 import { maskValues } from './masked-text.js';
-import { narrowerCofferEntries } from './narrower-entries.js';
 import { readIfExists, sha256 } from './safe-files.js';
 import type { AgentContext, AgentDefinition, ConfigLocation, ShimLaunch } from './types.js';
 import { applyUninstall, planUninstall, type UninstallPlan } from './uninstall.js';
@@ -134,20 +133,10 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
   ): Planned => {
     if (change === 'uninstall')
       return { kind: 'uninstall', plan: planUninstall(cofferHome, agent, location) };
-    const { exists, document } = requireConfig(location);
+    const replace = changeOptions.replace === true;
     return {
       kind: 'install',
-      plan: planInstall({
-        agent,
-        location,
-        document,
-        exists,
-        launch,
-        replace: changeOptions.replace === true,
-        imports: readState(cofferHome).imports,
-        narrower: narrowerCofferEntries(agent, context, location, agent.shimEntry(launch)),
-        ...(ownPort === undefined ? {} : { ownPort }),
-      }),
+      plan: readInstallPlan({ cofferHome, context, agent, location, launch, replace, ownPort }),
     };
   };
 

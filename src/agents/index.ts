@@ -26,6 +26,7 @@ export {
   type SecretToStore,
 } from './import-plan.js';
 export { planInstall, planChanges, COFFER_ENTRY, type InstallPlan } from './install-plan.js';
+export { readInstallPlan, type InstallTarget } from './install-plan-reader.js';
 export { narrowerCofferEntries, type NarrowerEntry } from './narrower-entries.js';
 export { applyInstall } from './install-apply.js';
 export { recordImports, importedFrom, type ImportedItem } from './import-records.js';

@@ -4,12 +4,9 @@ import {
   chooseLocation,
   describeLocation,
   findAgent,
-  narrowerCofferEntries,
   planChanges,
-  planInstall,
   planUninstall,
-  readState,
-  requireConfig,
+  readInstallPlan,
   installSummary,
   uninstallSummary,
   type InstallPlan,
@@ -39,20 +36,15 @@ export async function install(context: CliContext, id: string, flags: InstallFla
   const agent = findAgent(id);
   const agents = agentContext(context);
   const location = chooseLocation(agent, agents, parseScope(flags.scope));
-  const { exists, document } = requireConfig(location);
   const launch = shimLaunch(context.env);
-  const narrower = narrowerCofferEntries(agent, agents, location, agent.shimEntry(launch));
-  const ownPort = (await findDaemon(context.paths))?.port;
-  const plan = planInstall({
+  const plan = readInstallPlan({
+    cofferHome: context.paths.home,
+    context: agents,
     agent,
     location,
-    document,
-    exists,
     launch,
     replace: flags.replace === true,
-    imports: readState(context.paths.home).imports,
-    narrower,
-    ...(ownPort === undefined ? {} : { ownPort }),
+    ownPort: (await findDaemon(context.paths))?.port,
   });
   const dryRun = flags.dryRun === true;
   const lines = installLines(plan, launch, dryRun);
