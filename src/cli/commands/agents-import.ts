@@ -12,6 +12,7 @@ import { CofferError } from '../../domain/errors.js';
 import type { CliContext } from '../cli-context.js';
 import { agentContext, parseScope } from './agents-shared.js';
 import { runImportOf, type RunFlags } from './import-run.js';
+import { readAll } from './secret-input.js';
 
 export interface ImportFlags extends RunFlags {
   scope: string;
@@ -35,9 +36,7 @@ function whereToRead(context: CliContext, agent: AgentDefinition, flags: ImportF
 
 async function readSource(location: ConfigLocation, file: string | undefined) {
   if (file !== STDIN) return requireConfig(location);
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return requireConfig(location, Buffer.concat(chunks).toString('utf8'));
+  return requireConfig(location, await readAll(process.stdin));
 }
 
 function headerOf(agent: AgentDefinition, location: ConfigLocation, flags: ImportFlags): string {

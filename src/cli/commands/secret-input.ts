@@ -24,7 +24,8 @@ function empty(label: string): CofferError {
   return new CofferError('INVALID_INPUT', `The value for ${label} is empty; nothing was stored`);
 }
 
-async function readAll(stdin: NodeJS.ReadStream): Promise<string> {
+/** All of standard input, as text (secrets piped in; `agents import --file -`). */
+export async function readAll(stdin: NodeJS.ReadStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
