@@ -66,11 +66,8 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
         '  coffer mcp add docs --url https://example.com/mcp --header "X-Team: blue"\n' +
         '  coffer mcp add --transport http docs https://example.com/mcp   # as claude mcp add takes it\n',
     )
-    .configureOutput({
-      writeOut: (text) => context.stdout.write(text),
-      writeErr: (text) => context.stderr.write(text),
-      outputError: (text, write) => write(`coffer: ${withCommandHint(text)}`),
-    })
+    // Only the error's words: where output goes is the program's (configureOutput merges).
+    .configureOutput({ outputError: (text, write) => write(`coffer: ${withCommandHint(text)}`) })
     .action(async (name: string, command: string[], flags: AddFlags) => {
       const options: AddOptions = {
         env: flags.env,
