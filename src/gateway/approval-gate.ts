@@ -2,6 +2,7 @@ import { NEVER_CANCELLED, type CancelSignal } from '../domain/cancel-signal.js';
 import { CofferError } from '../domain/errors.js';
 import type { JsonObject, ToolPolicyRepository } from '../domain/ports.js';
 import { effectivePolicy, type ServerPolicies } from '../domain/tool-policy.js';
+import { declares } from './input-capabilities.js';
 import type { DownstreamClient } from './upstream-peer.js';
 
 /** What the gate knows of the call it checks. */
@@ -82,13 +83,7 @@ export class ApprovalGate {
   }
 
   private canAsk(): boolean {
-    const elicitation = this.client.capabilities()?.['elicitation'];
-    if (elicitation === null || typeof elicitation !== 'object') return false;
-    const modes = elicitation as JsonObject;
-    // `{}` is form mode; a client that lists modes must list form.
-    return (
-      (modes['form'] === undefined && modes['url'] === undefined) || modes['form'] !== undefined
-    );
+    return declares(this.client.capabilities(), 'elicitation.form');
   }
 
   private policiesOf(server: string): Promise<ServerPolicies> {

@@ -3,6 +3,7 @@ import { CofferError } from '../domain/errors.js';
 import { missingClientCapability } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import { isObject, readEnvelope } from './protocol-eras.js';
+import { capabilityObject } from './input-capabilities.js';
 import { DownstreamRequests, type OutboundOptions } from './router/downstream-requests.js';
 import type { RequestId } from './router/method-table.js';
 
@@ -154,7 +155,7 @@ export class InputBridge extends DownstreamRequests {
     if (call === undefined) return this.running.size > 0 ? this.untold(method) : undefined;
     call.refuse(
       missingClientCapability(
-        { [capability]: {} },
+        capabilityObject(capability),
         `The server needs the client's ${capability} capability (it sent ${method}): declare ${capability} in the request's clientCapabilities and try again`,
       ),
     );

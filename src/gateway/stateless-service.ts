@@ -18,6 +18,7 @@ import { NOBODY, withCallers } from './request-callers.js';
 import { OversizedResults } from './oversized-results.js';
 import { DownstreamNotifier } from './router/downstream-notifier.js';
 import { InputBridge } from './input-bridge.js';
+import { EVERY_INPUT_CAPABILITY } from './input-capabilities.js';
 import type { MethodTable } from './router/method-table.js';
 import { MessageRouter, type SendToClient } from './router/message-router.js';
 import { statelessMethods } from './router/session-methods.js';
@@ -82,8 +83,8 @@ export class StatelessService {
       scope,
       toolsMode: options.toolsMode,
       // Declared upstream so a 2025 upstream may ask; the bridge asks the client that
-      // caused the question, and only if that client declared the capability.
-      clientCapabilities: { sampling: {}, elicitation: {}, roots: {} },
+      // caused the question, and only if that client declared what it needs (its mode too).
+      clientCapabilities: EVERY_INPUT_CAPABILITY,
       client: {
         requests: this.requests,
         notifier: this.notifier,

@@ -3,15 +3,9 @@ import { UpstreamRpcError } from '../domain/ports.js';
 import { LIST_CHANGED } from './capability-kinds.js';
 import type { Namespace } from './namespace.js';
 import type { DownstreamNotifier } from './router/downstream-notifier.js';
+import { firstUndeclared, neededCapabilities } from './input-capabilities.js';
 import type { DownstreamRequests } from './router/downstream-requests.js';
 import type { RequestId } from './router/method-table.js';
-
-/** Server→client requests and the client capability each needs. */
-const requiredCapability: Readonly<Record<string, string>> = {
-  'roots/list': 'roots',
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-};
 
 const listChanged = new Set(LIST_CHANGED);
 
@@ -25,8 +19,9 @@ export interface DownstreamClient {
    */
   readonly capabilities: (related?: RequestId) => JsonObject | undefined;
   /**
-   * An upstream asked for what the client did not declare: it is told "method not found",
-   * or the error returned here (the question belongs to no request that can be told).
+   * An upstream asked for what the client did not declare (`sampling`, `elicitation.url`,
+   * …): it is told so (`refusedQuestion`), or the error returned here (the question
+   * belongs to no request that can be told).
    */
   readonly undeclared?: (
     method: string,
@@ -57,15 +52,18 @@ export function createUpstreamPeer(
 ): UpstreamPeer {
   return {
     async request(method, params, signal) {
-      const capability = requiredCapability[method];
       const relatedRequestId = hooks.relatedRequest(server);
-      const declared = client.capabilities(relatedRequestId);
-      if (capability === undefined || declared?.[capability] === undefined) {
+      const needs = neededCapabilities(method, params);
+      const missing =
+        needs === undefined
+          ? undefined
+          : firstUndeclared(client.capabilities(relatedRequestId), needs);
+      if (needs === undefined || missing !== undefined) {
         const refusal =
-          capability === undefined
+          missing === undefined
             ? undefined
-            : client.undeclared?.(method, capability, relatedRequestId);
-        throw refusal ?? new UpstreamRpcError(-32601, `Method not found: ${method}`);
+            : client.undeclared?.(method, missing, relatedRequestId);
+        throw refusal ?? refusedQuestion(method, missing);
       }
       return client.requests.request(method, params, {
         signal,
@@ -82,4 +80,18 @@ export function createUpstreamPeer(
       client.notifier.notify(method, relayed);
     },
   };
+}
+
+/**
+ * What an upstream hears for a question its client cannot answer, as an SDK client would
+ * answer it: "method not found" without the capability, "invalid params" for a mode or
+ * feature the client left out (a URL-mode elicitation to a form-only client).
+ */
+function refusedQuestion(method: string, missing: string | undefined): UpstreamRpcError {
+  if (missing === undefined || !missing.includes('.'))
+    return new UpstreamRpcError(-32601, `Method not found: ${method}`);
+  return new UpstreamRpcError(
+    -32602,
+    `The client did not declare ${missing}, which this ${method} needs`,
+  );
 }

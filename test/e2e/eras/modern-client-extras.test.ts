@@ -6,6 +6,7 @@ import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js
 import { transportV2, type ClientPath } from '../../support/v2-transport.js';
 
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+const URL_TOOL = 'everything__trigger-url-elicitation';
 const ROOT = { uri: 'file:///tmp/coffer-extras', name: 'coffer-extras' };
 
 type Text = { content?: { type: string; text?: string }[] };
@@ -104,6 +105,57 @@ describe('a 2026-07-28 client gets resource updates, roots and log lines', () =>
       }
     },
   );
+
+  it.each(['/mcp', 'shim'] as const)(
+    "passes server-everything's URL-mode elicitation to a client that declared it through %s",
+    async (path) => {
+      const client = new Client(
+        { name: `extras url ${path}`, version: '1.0.0' },
+        {
+          capabilities: { elicitation: { url: {} } },
+          versionNegotiation: { mode: { pin: '2026-07-28' } },
+        },
+      );
+      const asked: unknown[] = [];
+      client.setRequestHandler('elicitation/create', (request) => {
+        asked.push(request.params);
+        return { action: 'accept' };
+      });
+      await client.connect(transportV2(daemon, path));
+      try {
+        // Listed because the bridge's upstream connection declares URL mode.
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toContain(URL_TOOL);
+        const url = 'https://example.test/sign-in';
+        const result = await client.callTool({ name: URL_TOOL, arguments: { url } });
+        expect(textOf(result)).toContain('User completed the URL elicitation flow');
+        expect(asked).toEqual([expect.objectContaining({ mode: 'url', url })]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it('refuses that question for a client of form mode only, naming elicitation.url', async () => {
+    const client = new Client(
+      { name: 'extras form only', version: '1.0.0' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+      },
+    );
+    client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
+    await client.connect(transportV2(daemon, '/mcp'));
+    try {
+      const call = client.callTool({ name: URL_TOOL, arguments: { url: 'https://example.test' } });
+      await expect(call).rejects.toMatchObject({
+        code: -32021,
+        message: expect.stringContaining('elicitation.url') as unknown,
+      });
+    } finally {
+      await client.close();
+    }
+  });
 
   it.each(['/mcp', 'shim'] as const)(
     "gets the upstream's log lines on the call that asked for them through %s",

@@ -118,6 +118,34 @@ describe('a session relays the life of a call', () => {
     tool.release({ content: [] });
   });
 
+  it('asks its client only in a mode and with features the client declared', async () => {
+    const tool = heldTool();
+    harness = await startSession({ fx: tool.script });
+    // `{}` is form mode only; sampling without tools.
+    await harness.initialize({ elicitation: {}, sampling: {} });
+    harness.client.receive({ id: 'c1', method: 'tools/call', params: { name: 'fx__work' } });
+    await tool.start;
+    const peer = harness.upstreams.latest('fx').context.peer;
+    const url = { mode: 'url', url: 'https://example.test', message: 'Sign in' };
+    await expect(peer.request('elicitation/create', url, new Cancellation())).rejects.toMatchObject(
+      { code: -32602, message: expect.stringContaining('elicitation.url') },
+    );
+    const withTools = { messages: [], maxTokens: 5, tools: [{ name: 't', inputSchema: {} }] };
+    await expect(
+      peer.request('sampling/createMessage', withTools, new Cancellation()),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('sampling.tools') });
+    // A form question still reaches it, and it is the first message the client got.
+    const form = peer.request('elicitation/create', { message: 'Name?' }, new Cancellation());
+    const question = await harness.client.next((s) => s.message['method'] !== undefined);
+    expect(question.message).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Name?' },
+    });
+    harness.client.receive({ id: question.message['id'], result: { action: 'decline' } });
+    await expect(form).resolves.toEqual({ action: 'decline' });
+    tool.release({ content: [] });
+  });
+
   it('connects again after the upstream went away', async () => {
     harness = await startSession({
       fx: { 'tools/list': listing, 'tools/call': () => ({ content: [] }) },

@@ -201,6 +201,49 @@ describe('the era bridge: an upstream question becomes input_required', () => {
     });
   });
 
+  describe('a URL-mode elicitation', () => {
+    const urlQuestion = { mode: 'url', url: 'https://example.test/auth', message: 'Sign in' };
+    const asksUrl = (peer: Peer, signal: CancelSignal) =>
+      peer.request('elicitation/create', urlQuestion, signal);
+    const declaring = (elicitation: Record<string, unknown>) => ({
+      _meta: { ...envelope, 'io.modelcontextprotocol/clientCapabilities': { elicitation } },
+    });
+
+    it('is offered upstream: the connections declare every input mode and feature', async () => {
+      const { service, upstreams } = askingService(asksUrl);
+      const channel = new Channel(service);
+      channel.request(1, 'tools/list');
+      await channel.answer(1);
+      expect(upstreams.connections[0]!.context.clientCapabilities).toEqual({
+        roots: {},
+        sampling: { tools: {}, context: {} },
+        elicitation: { form: {}, url: {} },
+      });
+    });
+
+    it('reaches a client that declared elicitation.url', async () => {
+      const channel = new Channel(askingService(asksUrl).service);
+      const call = { name: 'fx__work', arguments: {}, ...declaring({ url: {} }) };
+      channel.request(1, 'tools/call', call);
+      expect((await channel.answer(1))['result']).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { 'coffer-1': { method: 'elicitation/create', params: urlQuestion } },
+      });
+    });
+
+    it('fails with -32021 naming elicitation.url for a client of form mode only', async () => {
+      const channel = new Channel(askingService(asksUrl).service);
+      // `{}` is form mode only, as the spec keeps it for clients older than the modes.
+      channel.request(1, 'tools/call', { name: 'fx__work', arguments: {}, ...declaring({}) });
+      const { error } = (await channel.answer(1)) as { error: Record<string, unknown> };
+      expect(error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: { url: {} } } },
+      });
+      expect(error['message']).toContain('declare elicitation.url');
+    });
+  });
+
   it('refuses a requestState it never gave', async () => {
     const channel = new Channel(askingService().service);
     channel.request(1, 'tools/call', {
