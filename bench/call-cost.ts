@@ -1,8 +1,8 @@
 /**
  * The daemon's CPU and the round trip per relayed `tools/call` (the fixture's `echo`), for
  * several builds side by side: on the shim's socket channel (`socket`), through the build's
- * own `coffer shim` (`shim`, whose CPU is reported too) and through /mcp (`mcp`), each with
- * a raw client (a socket, stdio lines, node:http; nothing parsed per call), so the
+ * own `coffer shim` (`shim`, whose CPU is reported too), through /mcp in a session (`mcp`)
+ * and through /mcp as 2026-07-28 requests without one (`modern`), each with a raw client (a socket, stdio lines, node:http; nothing parsed per call), so the
  * daemon's share is not drowned by an SDK client's. After a warm-up, rounds of calls
  * are taken in turn over every build and channel, who goes first swapped each round; the
  * daemon's CPU is read from /proc around each round. Medians of the rounds.
@@ -18,6 +18,7 @@ import { repoRoot, startDaemon, type BenchDaemon } from './daemon.js';
 import { cpuMicros } from './proc-readings.js';
 import {
   rawHttpSession,
+  rawModernHttp,
   rawShimSession,
   rawSocketSession,
   type RawSession,
@@ -25,7 +26,7 @@ import {
 import { median } from './stats.js';
 import { fixtureUpstream } from './upstreams.js';
 
-const CHANNELS = ['socket', 'shim', 'mcp'] as const;
+const CHANNELS = ['socket', 'shim', 'mcp', 'modern'] as const;
 type Channel = (typeof CHANNELS)[number];
 const WARMUP = 3_000;
 
@@ -53,14 +54,15 @@ async function open(root: string): Promise<Build> {
       socket: await rawSocketSession(info.socket, daemon.token),
       shim,
       mcp: await rawHttpSession(daemon.url, daemon.token),
+      modern: rawModernHttp(daemon.url, daemon.token),
     };
     return {
       root,
       daemon,
       sessions,
       shimPid: shim.pid,
-      cpuUs: { socket: [], shim: [], mcp: [] },
-      wallUs: { socket: [], shim: [], mcp: [] },
+      cpuUs: { socket: [], shim: [], mcp: [], modern: [] },
+      wallUs: { socket: [], shim: [], mcp: [], modern: [] },
       shimCpuUs: [],
     };
   } catch (error) {

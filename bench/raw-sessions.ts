@@ -7,6 +7,7 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createConnection } from 'node:net';
 import type { Readable } from 'node:stream';
+import { mcpNameField } from '../src/domain/mcp-envelope.js';
 import { spawnOwned, stopChild } from './processes.js';
 
 export interface RawSession {
@@ -108,14 +109,21 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientInfo': INITIALIZE.clientInfo,
 };
 
-/** 2026-07-28 requests on `<url>/mcp`: no session, the envelope in every request. */
+/** 2026-07-28 requests on `<url>/mcp`: no session, the envelope (and its headers) in every request. */
 export function rawModernHttp(url: string, token: string): RawSession {
   const http = httpPoster(url, token);
   let nextId = 1;
   return {
     async request(method, params) {
       const body = message(nextId++, method, { ...params, _meta: ENVELOPE });
-      const headers = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method };
+      const field = mcpNameField(method);
+      const name = field === undefined ? undefined : params?.[field];
+      const headers = {
+        'mcp-protocol-version': MODERN_VERSION,
+        'mcp-method': method,
+        // Required for a call, a get and a read: Coffer refuses the request without it.
+        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+      };
       const answer = await http.post(body, headers);
       if (answer.status !== 200)
         throw new Error(`${method}: HTTP ${answer.status} ${answer.body.toString()}`);
