@@ -127,7 +127,9 @@ function requestedToolsMode(
   req: IncomingMessage,
   scope: SessionScope,
 ): ToolsMode | undefined | CofferError {
-  const mode = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('mode');
+  // Most requests have no query: a 2026-07-28 client asks this on every request.
+  if (req.url?.includes('?') !== true) return undefined;
+  const mode = new URL(req.url, 'http://127.0.0.1').searchParams.get('mode');
   if (mode === null) return undefined;
   if (scope.kind === 'single')
     return new CofferError('INVALID_INPUT', '"mode" applies to /mcp only, not /servers/<name>/mcp');
