@@ -14,6 +14,7 @@ import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-st
 import { findAgent } from './catalog/index.js';
 import { installSummary, uninstallSummary } from './change-summary.js';
 import { describeProblem, requireConfig } from './documents/load-document.js';
+import { snippetServers } from './documents/snippet.js';
 import { planImport } from './import-plan.js';
 import { importedFrom, recordImports } from './import-records.js';
 import { applyInstall } from './install-apply.js';
@@ -97,14 +98,13 @@ function importPlanOf(
   return { agent: id, scope, path: location.path, items };
 }
 
-/** The servers of text in the agent's format, read as a file of it would be. */
+/** The servers of text in the agent's format, read as a README's snippet of it. */
 function pastedServers(
   agent: AgentDefinition,
   context: AgentContext,
   text: string,
 ): Readonly<Record<string, unknown>> {
-  const location = fileLocation(agent, context, 'the pasted text');
-  return requireConfig(location, text).document.servers(location.serversKey) ?? {};
+  return snippetServers(fileLocation(agent, context, 'the pasted text'), text) ?? {};
 }
 
 /** The port, answered synchronously (the daemon wraps it in its lazy loader). */

@@ -19,6 +19,7 @@ export {
   describeProblem,
   malformedError,
 } from './documents/load-document.js';
+export { readSnippet, type Snippet } from './documents/snippet.js';
 export {
   planImport,
   type ImportItem,

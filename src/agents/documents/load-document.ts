@@ -40,7 +40,7 @@ export function loadConfig(location: ConfigLocation): LoadedConfig {
 }
 
 /** loadConfig of a text in hand (undefined: no file). */
-function configFromText(location: ConfigLocation, text: string | undefined): LoadedConfig {
+export function configFromText(location: ConfigLocation, text: string | undefined): LoadedConfig {
   try {
     const document = documentFromText(text ?? '', location.format);
     document.servers(location.serversKey);

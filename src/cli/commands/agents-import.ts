@@ -4,9 +4,11 @@ import {
   describeLocation,
   fileLocation,
   findAgent,
+  readSnippet,
   requireConfig,
   type AgentDefinition,
   type ConfigLocation,
+  type Snippet,
 } from '../../agents/index.js';
 import { CofferError } from '../../domain/errors.js';
 import type { CliContext } from '../cli-context.js';
@@ -34,9 +36,12 @@ function whereToRead(context: CliContext, agent: AgentDefinition, flags: ImportF
   return fileLocation(agent, agentContext(context), path);
 }
 
-async function readSource(location: ConfigLocation, file: string | undefined) {
-  if (file !== STDIN) return requireConfig(location);
-  return requireConfig(location, await readAll(process.stdin));
+/** An agent's own file; or, with --file, a snippet (the entries alone, braces left out). */
+async function readSource(location: ConfigLocation, file: string | undefined): Promise<Snippet> {
+  if (file !== undefined)
+    return readSnippet(location, file === STDIN ? await readAll(process.stdin) : undefined);
+  const { exists, document } = requireConfig(location);
+  return { exists, servers: document.servers(location.serversKey) };
 }
 
 function headerOf(agent: AgentDefinition, location: ConfigLocation, flags: ImportFlags): string {
@@ -53,13 +58,13 @@ export async function importAgent(
 ): Promise<void> {
   const agent = findAgent(id);
   const location = whereToRead(context, agent, flags);
-  const { exists, document } = await readSource(location, flags.file);
+  const { exists, servers: found } = await readSource(location, flags.file);
   if (!exists && flags.file !== undefined)
     throw new CofferError('INVALID_INPUT', `No file ${location.path}`, {
       hint: `give the path of a file in ${agent.displayName}'s format`,
     });
   const header = headerOf(agent, location, flags);
-  const servers = document.servers(location.serversKey) ?? {};
+  const servers = found ?? {};
   if (!exists || Object.keys(servers).length === 0) {
     context.stdout.write(`${header}\n  no MCP servers to import\n`);
     return;

@@ -275,4 +275,18 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     ).not.toContain(snippet);
     expect((await coffer('mcp', 'remove', 'notes')).code).toBe(0);
   });
+
+  it('reads the entries a README gives without their braces, as the UI paste box does', async () => {
+    const memo = { command: process.execPath, args: [FIXTURE, '--scenario', 'basic'] };
+    const fromStdin = ['agents', 'import', 'claude-desktop', '--file', '-'];
+    const fragment = `\n  "memo": ${JSON.stringify(memo, null, 2)},\n`;
+    const piped = await cofferFed(fragment, ...fromStdin);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect((await coffer('mcp', 'get', 'memo')).code).toBe(0);
+    // A mistake in it is reported where it is in the text given, not in a braced copy.
+    const broken = await cofferFed('"memo": {"command": "node",, }', ...fromStdin);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('Cannot read standard input:1:28: property name expected');
+    expect((await coffer('mcp', 'remove', 'memo')).code).toBe(0);
+  });
 });
