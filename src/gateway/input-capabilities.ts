@@ -72,9 +72,10 @@ export function capabilityObject(name: string): JsonObject {
  * upstream connections declare, so that a 2025 upstream offers all it has (server-everything
  * lists its URL-mode elicitation tool only to a client that declared `elicitation.url`),
  * and each question is then checked against the envelope of the request it belongs to.
+ * Frozen: every stateless service hands this one object to its connections.
  */
-export const EVERY_INPUT_CAPABILITY: JsonObject = {
-  roots: {},
-  sampling: { tools: {}, context: {} },
-  elicitation: { form: {}, url: {} },
-};
+export const EVERY_INPUT_CAPABILITY: JsonObject = Object.freeze({
+  roots: Object.freeze({}),
+  sampling: Object.freeze({ tools: Object.freeze({}), context: Object.freeze({}) }),
+  elicitation: Object.freeze({ form: Object.freeze({}), url: Object.freeze({}) }),
+});
