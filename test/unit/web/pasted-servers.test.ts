@@ -12,14 +12,11 @@ describe('readPasted', () => {
     expect(readPasted(vscode)).toEqual({ agent: 'vscode', text: vscode });
   });
 
-  it('adds the braces a README left out, and the key around bare entries', () => {
+  it('sends a block or bare entries without their braces as pasted: the daemon adds them', () => {
     const inner = `"mcpServers": ${JSON.stringify({ github })}`;
-    expect(readPasted(inner)).toEqual({ agent: 'claude-desktop', text: `{${inner}}` });
-    const entries = `"github": ${JSON.stringify(github)}`;
-    expect(readPasted(entries)).toEqual({
-      agent: 'claude-desktop',
-      text: JSON.stringify({ mcpServers: { github } }),
-    });
+    expect(readPasted(`\n${inner}\n`)).toEqual({ agent: 'claude-desktop', text: inner });
+    const entries = `"github": ${JSON.stringify(github)},`;
+    expect(readPasted(entries)).toEqual({ agent: 'claude-desktop', text: entries });
     expect(readPasted(JSON.stringify({ remote: { url: 'https://x.test/mcp' } }))).toMatchObject({
       agent: 'claude-desktop',
     });

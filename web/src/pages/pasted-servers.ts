@@ -1,7 +1,9 @@
 /**
  * What the "paste a README's JSON" box sends: text in one agent's format, for
  * `POST /agents/<id>/import` with `text`. READMEs give the `mcpServers` block (Claude
- * Desktop, Cursor), VS Code's `servers`, or only the entries inside it.
+ * Desktop, Cursor), VS Code's `servers`, or only the entries inside it, often without their
+ * braces; the daemon reads all of these (src/agents/documents/snippet.ts), so the text goes
+ * as pasted. Here: which agent's format it is, and a plain word for text that is no snippet.
  */
 export type Pasted = { readonly agent: string; readonly text: string } | { readonly error: string };
 
@@ -18,7 +20,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The text as a JSON object, braces added when a README gave only what is inside them. */
 function parseObject(text: string): Record<string, unknown> | undefined {
-  for (const candidate of [text, `{${text}}`]) {
+  for (const candidate of [text, `{${text.replace(/,$/, '')}}`]) {
     try {
       const value: unknown = JSON.parse(candidate);
       if (isObject(value)) return value;
@@ -41,13 +43,11 @@ function isServerMap(value: Record<string, unknown>): boolean {
 export function readPasted(text: string): Pasted {
   const trimmed = text.trim();
   if (trimmed === '') return { error: "Paste the JSON that the server's README gives." };
-  const braced = trimmed.startsWith('{') ? trimmed : `{${trimmed}}`;
   // The key is found in the text itself: a VS Code snippet may carry comments JSON refuses.
   for (const [key, agent] of FORMATS)
-    if (new RegExp(`"${key}"\\s*:`).test(trimmed)) return { agent, text: braced };
+    if (new RegExp(`"${key}"\\s*:`).test(trimmed)) return { agent, text: trimmed };
   const value = parseObject(trimmed);
-  if (value !== undefined && isServerMap(value))
-    return { agent: 'claude-desktop', text: JSON.stringify({ mcpServers: value }) };
+  if (value !== undefined && isServerMap(value)) return { agent: 'claude-desktop', text: trimmed };
   return {
     error:
       value === undefined
