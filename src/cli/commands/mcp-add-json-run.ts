@@ -1,5 +1,6 @@
 import { fileLocation, findAgent } from '../../agents/index.js';
 import { CofferError } from '../../domain/errors.js';
+import { decodeJsonText } from '../../domain/json-text.js';
 import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
 import { agentContext } from './agents-shared.js';
@@ -7,20 +8,18 @@ import { runImportOf } from './import-run.js';
 import type { AddJsonFlags } from './mcp-add-json.js';
 import { checkName } from './mcp-input.js';
 
-/** The entry: a JSON object, or a one-line error saying what was wrong. */
+/**
+ * The entry: a JSON object, or a one-line error saying what was wrong. Decoded as every
+ * JSON the daemon and the CLI take in (domain/json-text.ts): its error gives the position,
+ * never a quote of the text, which may hold a token.
+ */
 function parseEntry(json: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    throw new CofferError(
-      'INVALID_INPUT',
-      `The server's JSON does not parse: ${(error as Error).message}`,
-      {
-        hint: `quote it for the shell: coffer mcp add-json <name> '{"command": "npx", "args": ["-y", "<package>"]}'`,
-      },
-    );
-  }
+  const decoded = decodeJsonText(Buffer.from(json, 'utf8'));
+  if (!decoded.ok)
+    throw new CofferError('INVALID_INPUT', `The server's JSON does not parse: ${decoded.message}`, {
+      hint: `quote it for the shell: coffer mcp add-json <name> '{"command": "npx", "args": ["-y", "<package>"]}'`,
+    });
+  const value = decoded.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new CofferError('INVALID_INPUT', "The server's JSON is not an object", {
       hint: 'give one entry, e.g. {"command": "npx", "args": ["-y", "<package>"]} or {"type": "http", "url": "https://…"}',
