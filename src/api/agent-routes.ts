@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { CofferError } from '../domain/errors.js';
 import { importItemView } from '../domain/import-item-view.js';
 import type { AgentChangeKind, AgentImportOptions, AgentSetup } from '../domain/ports.js';
@@ -60,18 +60,21 @@ export function agentRoutes(services: ApiServices): Hono {
     });
   }
 
-  app.post('/agents/:id/import/preview', async (c) => {
+  /** The import a request body asks for, planned: the agent's config, or its `text`. */
+  const plannedImport = async (c: Context, id: string) => {
     const input = parseInput(agentImportSchema, await readJsonBody(c));
     const options = await importOptions(services, input);
-    const plan = await setup().planImport(c.req.param('id'), input.scope ?? 'user', options);
+    return setup().planImport(id, input.scope ?? 'user', options);
+  };
+
+  app.post('/agents/:id/import/preview', async (c) => {
+    const plan = await plannedImport(c, c.req.param('id'));
     const items = plan.items.map((item) => importItemView(item, { kind: 'planned' }));
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
   });
 
   app.post('/agents/:id/import', async (c) => {
-    const input = parseInput(agentImportSchema, await readJsonBody(c));
-    const options = await importOptions(services, input);
-    const plan = await setup().planImport(c.req.param('id'), input.scope ?? 'user', options);
+    const plan = await plannedImport(c, c.req.param('id'));
     const items = await runImport(services, c, plan);
     return c.json({ agent: plan.agent, scope: plan.scope, path: plan.path, items });
   });
