@@ -4,7 +4,8 @@ import { CofferError } from './errors.js';
 /**
  * Naming rules of DESIGN.md §3. Server names become prefixes of tool and prompt names
  * (`<server>__<name>`) and hosts of resource URIs (`coffer://<server>/<uri>`, and
- * `ui://<server>/<rest>` for MCP Apps), so they must be unambiguous in all of them.
+ * `ui://<server>/<rest>` for MCP Apps, `skill://<server>/<rest>` for skills), so they must
+ * be unambiguous in all of them.
  */
 export const NAMESPACE_SEPARATOR = '__';
 export const MAX_SERVER_NAME_LENGTH = 32;
@@ -17,6 +18,17 @@ export const RESOURCE_SCHEME = 'coffer://';
  * Matched exactly as the extension writes it: any other spelling is an ordinary URI.
  */
 export const APP_SCHEME = 'ui://';
+/**
+ * The Skills extension (io.modelcontextprotocol/skills) names a skill's files `skill://`
+ * by convention, and a host may key skills by it: kept the same way as an app's.
+ */
+export const SKILL_SCHEME = 'skill://';
+/** Schemes whose URIs keep their scheme when exposed, the server as their first segment. */
+const KEPT_SCHEMES = [APP_SCHEME, SKILL_SCHEME] as const;
+
+function keptSchemeOf(uri: string): string | undefined {
+  return KEPT_SCHEMES.find((scheme) => uri.startsWith(scheme));
+}
 
 /** Prefix of Coffer's own tools (`coffer__search_tools`): no upstream may take it. */
 export const BUILTIN_SERVER_NAME = 'coffer';
@@ -78,25 +90,28 @@ export function splitExposedName(exposed: string): { server: string; name: strin
 
 /**
  * `coffer://<server>/<original-uri>`, the original kept byte for byte; an app's
- * `ui://<rest>` becomes `ui://<server>/<rest>`. Every valid server name is a valid URI
- * host (RFC 3986 reg-name), so the result is still a URI a host can parse.
+ * `ui://<rest>` becomes `ui://<server>/<rest>`, a skill's `skill://<rest>`
+ * `skill://<server>/<rest>`. Every valid server name is a valid URI host (RFC 3986
+ * reg-name), so the result is still a URI a host can parse.
  */
 export function exposedUri(server: string, uri: string): string {
-  if (uri.startsWith(APP_SCHEME)) return `${APP_SCHEME}${server}/${uri.slice(APP_SCHEME.length)}`;
+  const kept = keptSchemeOf(uri);
+  if (kept !== undefined) return `${kept}${server}/${uri.slice(kept.length)}`;
   return `${RESOURCE_SCHEME}${server}/${uri}`;
 }
 
 /** The inverse of exposedUri; undefined for anything exposedUri cannot have produced. */
 export function splitExposedUri(exposed: string): { server: string; uri: string } | undefined {
-  if (exposed.startsWith(APP_SCHEME)) {
-    const parts = splitAuthority(exposed.slice(APP_SCHEME.length));
+  const kept = keptSchemeOf(exposed);
+  if (kept !== undefined) {
+    const parts = splitAuthority(exposed.slice(kept.length));
     // `ui://` alone is a URI too: `ui://<server>/` is its exposed form.
-    return parts === undefined ? undefined : { server: parts.server, uri: APP_SCHEME + parts.rest };
+    return parts === undefined ? undefined : { server: parts.server, uri: kept + parts.rest };
   }
   if (!exposed.startsWith(RESOURCE_SCHEME)) return undefined;
   const parts = splitAuthority(exposed.slice(RESOURCE_SCHEME.length));
-  // exposedUri never wraps an app URI in coffer://: one exposed form per original.
-  if (parts === undefined || parts.rest.length === 0 || parts.rest.startsWith(APP_SCHEME))
+  // exposedUri never wraps a kept scheme's URI in coffer://: one exposed form per original.
+  if (parts === undefined || parts.rest.length === 0 || keptSchemeOf(parts.rest) !== undefined)
     return undefined;
   return { server: parts.server, uri: parts.rest };
 }

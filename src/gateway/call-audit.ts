@@ -30,7 +30,8 @@ export interface AuditedRequest {
   readonly caller?: Caller | undefined;
 }
 
-const AUDITED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** A skill's entry (the Skills extension) is got as a prompt is; a directory read is a list. */
+const AUDITED = new Set(['tools/call', 'prompts/get', 'resources/read', 'skills/get']);
 
 /**
  * The activity row of one call, get or read, refused ones included: a refused call names

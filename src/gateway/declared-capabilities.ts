@@ -1,8 +1,16 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { GatewayContext } from './gateway-context.js';
 import { isObject } from './protocol-eras.js';
+import { SKILLS_EXTENSION } from './skill-results.js';
 import { TASKS_EXTENSION } from './task-shapes.js';
 import type { UpstreamPool } from './upstream-pool.js';
+
+/**
+ * The Skills extension, always declared (connections are lazy, as for tasks): skills/list
+ * gathers the upstreams that serve skills, an empty list when none does; skills/get and
+ * resources/directory/read go to the server a URI names, which answers or refuses them.
+ */
+const AGGREGATED_SKILLS: JsonObject = { directoryRead: true };
 
 /** What the aggregated endpoint declares to a 2025 session. */
 export const AGGREGATED_CAPABILITIES: JsonObject = {
@@ -14,6 +22,7 @@ export const AGGREGATED_CAPABILITIES: JsonObject = {
   // Coffer answers tasks/list and tasks/cancel itself; which tools run as tasks is each
   // tool's execution.taskSupport, from its upstream (docs/TASKS.md).
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  extensions: { [SKILLS_EXTENSION]: AGGREGATED_SKILLS },
 };
 
 /**
@@ -28,7 +37,7 @@ export const MODERN_AGGREGATED_CAPABILITIES: JsonObject = {
   resources: { subscribe: true, listChanged: true },
   completions: {},
   logging: {},
-  extensions: { [TASKS_EXTENSION]: {} },
+  extensions: { [TASKS_EXTENSION]: {}, [SKILLS_EXTENSION]: AGGREGATED_SKILLS },
 };
 
 /** Which era a declaration is for: `tasks` to sessions, the tasks extension to requests. */
@@ -61,8 +70,13 @@ function mirroredCapabilities(upstream: JsonObject, era: DeclaredEra): JsonObjec
   for (const name of names) {
     if (upstream[name] !== undefined) mirrored[name] = upstream[name];
   }
-  if (era === 'stateless' && runsToolTasks(upstream))
-    mirrored['extensions'] = { [TASKS_EXTENSION]: {} };
+  const extensions: JsonObject = {};
+  if (era === 'stateless' && runsToolTasks(upstream)) extensions[TASKS_EXTENSION] = {};
+  const skills = isObject(upstream['extensions'])
+    ? upstream['extensions'][SKILLS_EXTENSION]
+    : undefined;
+  if (isObject(skills)) extensions[SKILLS_EXTENSION] = skills;
+  if (Object.keys(extensions).length > 0) mirrored['extensions'] = extensions;
   return mirrored;
 }
 

@@ -3,7 +3,15 @@ import { kindByListMethod } from './capability-kinds.js';
 import type { SerializedResults } from './serialized-results.js';
 
 /** Results the 2026-07-28 revision lets a client cache: they carry `ttlMs` and `cacheScope`. */
-const CACHEABLE = new Set([...kindByListMethod.keys(), 'resources/read', 'server/discover']);
+const CACHEABLE = new Set([
+  ...kindByListMethod.keys(),
+  'resources/read',
+  'server/discover',
+  // The Skills extension's results carry them too.
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
+]);
 
 /**
  * The cache hints Coffer gives: 0 ms, since a list can change at any moment (a toggle in

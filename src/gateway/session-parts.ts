@@ -10,6 +10,7 @@ import { toolSurface, type ListingCatalog } from './lean-mode.js';
 import { LogRelay } from './log-relay.js';
 import { aggregatedNamespace, passthroughNamespace, type Namespace } from './namespace.js';
 import { SessionCatalog } from './session-catalog.js';
+import { SkillListing } from './skill-listing.js';
 import type { RequestId } from './router/method-table.js';
 import type { SessionScope } from './session.js';
 import { TargetRelay } from './target-relay.js';
@@ -59,6 +60,7 @@ export interface SessionParts {
   /** What the client lists: the catalog, with Coffer's tools on the aggregated endpoint. */
   readonly listing: ListingCatalog;
   readonly relay: TargetRelay;
+  readonly skills: SkillListing;
   readonly builtins: BuiltinCalls | undefined;
   readonly logs: LogRelay;
   readonly approval: ApprovalGate | undefined;
@@ -107,17 +109,19 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
       : toolSurface(catalog, hooks.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
   const approval =
     context.policies === undefined ? undefined : new ApprovalGate(context.policies, hooks.client);
+  const routes = new CapabilityRoutes({
+    catalog: listing,
+    preferences: context.preferences,
+    namespace,
+    serves: async (name) =>
+      (only === undefined || only === name) && (await context.enabledServers(name)).length > 0,
+  });
+  const upstream = new UpstreamForward(pool, inflight);
   const relay = new TargetRelay({
     ...(approval === undefined ? {} : { approval }),
     ...(context.secretGuard === undefined ? {} : { guard: context.secretGuard }),
-    routes: new CapabilityRoutes({
-      catalog: listing,
-      preferences: context.preferences,
-      namespace,
-      serves: async (name) =>
-        (only === undefined || only === name) && (await context.enabledServers(name)).length > 0,
-    }),
-    upstream: new UpstreamForward(pool, inflight),
+    routes,
+    upstream,
     audit: new CallAudit(context.activity, context.clock, hooks.caller),
     namespace,
   });
@@ -129,7 +133,19 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
           callTool: (params, routed) =>
             relay.relay('tools/call', { type: 'tool', field: 'name' }, params, routed),
         });
-  return { pool, catalog, listing, relay, builtins, logs, approval, tasks };
+  const skills = new SkillListing({
+    servers: () => context.enabledServers(only),
+    capabilities: async (server) => (await pool.get(server)).serverCapabilities,
+    forward: (server, method, params, options) => upstream.forward(server, method, params, options),
+    readable: (uri) =>
+      routes.route('resource', uri).then(
+        () => true,
+        () => false,
+      ),
+    namespace,
+    timeoutMs: context.listTimeoutMs,
+  });
+  return { pool, catalog, listing, relay, skills, builtins, logs, approval, tasks };
 }
 
 function createPool(

@@ -122,6 +122,7 @@ export class Session {
         lists: new ListAnswers(parts.listing, results),
         catalog: parts.listing,
         relay: parts.relay,
+        skills: parts.skills,
         ...(parts.builtins === undefined ? {} : { builtins: parts.builtins }),
         logs: parts.logs,
         pool: this.pool,

@@ -124,6 +124,7 @@ export class StatelessService {
           modern: new ModernResults(this.serialized),
           catalog: this.parts.listing,
           relay: this.parts.relay,
+          skills: this.parts.skills,
           ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
           pool: this.parts.pool,
           ...(context.resultLimit && {

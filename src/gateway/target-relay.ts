@@ -7,7 +7,7 @@ import type { ApprovalGate } from './approval-gate.js';
 import type { AuditTarget, CallAudit } from './call-audit.js';
 import type { CapabilityRoutes } from './capability-routes.js';
 import type { Namespace } from './namespace.js';
-import { exposeResultUris } from './result-uris.js';
+import { exposeRelayedResult } from './result-uris.js';
 import type { GuardedResult, SecretGuard } from './secret-guard.js';
 import type { RoutedRequestOptions, UpstreamForward } from './upstream-forward.js';
 
@@ -70,9 +70,7 @@ export class TargetRelay {
       const answered = await this.deps.upstream.forward(route.server, method, renamed, options);
       const { result, events: redacted } = await this.redact(answered);
       this.deps.audit.record({ ...audit, target: audited, guarded: [...events, ...redacted] });
-      return method === 'resources/read'
-        ? this.exposeContents(result, route.server.name)
-        : exposeResultUris(result, route.server.name, this.deps.namespace);
+      return exposeRelayedResult(method, result, route.server.name, this.deps.namespace);
     } catch (error) {
       const at = refusedAt(audited, error, this.deps.namespace, target.type);
       this.deps.audit.record({ ...audit, target: at, error, guarded: events });
@@ -118,22 +116,6 @@ export class TargetRelay {
 
   private async redact(result: JsonObject): Promise<GuardedResult> {
     return (await this.deps.guard?.redactResult(result)) ?? { result, events: [] };
-  }
-
-  private exposeContents(result: JsonObject, server: string): JsonObject {
-    const contents = result['contents'];
-    if (!Array.isArray(contents)) return result;
-    const { namespace } = this.deps;
-    return {
-      ...result,
-      contents: contents.map((item: unknown) => {
-        const uri =
-          item !== null && typeof item === 'object' ? (item as JsonObject)['uri'] : undefined;
-        return typeof uri === 'string'
-          ? { ...(item as JsonObject), uri: namespace.expose(server, 'resource', uri) }
-          : item;
-      }),
-    };
   }
 }
 

@@ -12,7 +12,8 @@
  * `conformance`): `--requirements 2026-07-28` on `/servers/fixture/mcp` and then on `/mcp`,
  * each against its expected-failures baseline (test/conformance/modern-*.yaml, one reason
  * per entry), both on the same daemon, after the input-required scenarios the era bridge
- * passes, one by one (see BRIDGED). Each of these runs starts on a fresh fixture connection
+ * passes, one by one (see BRIDGED), and the Skills extension's scenarios on `/mcp` (see
+ * SKILLS). The bridged and requirements runs each start on a fresh fixture connection
  * (the fixture is disabled and enabled again), so no call an earlier run left waiting for
  * its client's answer meets it. Extra arguments replace that selection and run on
  * `/servers/fixture/mcp` only (`--path /mcp` picks the aggregated endpoint):
@@ -48,19 +49,35 @@ async function startDaemon(env) {
   return { port: info.port, token: info.token };
 }
 
-async function register(daemon) {
-  const body = {
+/**
+ * The upstreams: the fixture's conformance scenario, and a server of skills (the SDK v2's
+ * own Skills extension, test/fixtures/skills-mcp-server.mjs), whose skills the suite's
+ * Skills scenarios read on `/mcp` under `skill://skills/…`.
+ */
+const UPSTREAMS = [
+  {
     name: 'fixture',
     transport: 'stdio',
     command: process.execPath,
     args: [fixture, '--scenario', 'conformance', '--name', 'mcp-conformance-test-server'],
-  };
-  const response = await globalThis.fetch(`http://127.0.0.1:${daemon.port}/api/v1/servers`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`register failed: ${await response.text()}`);
+  },
+  {
+    name: 'skills',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [join(repoRoot, 'test', 'fixtures', 'skills-mcp-server.mjs')],
+  },
+];
+
+async function register(daemon) {
+  for (const body of UPSTREAMS) {
+    const response = await globalThis.fetch(`http://127.0.0.1:${daemon.port}/api/v1/servers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 201) throw new Error(`register failed: ${await response.text()}`);
+  }
 }
 
 /** Forwards every request to the daemon with the bearer added; nothing else changes. */
@@ -95,7 +112,21 @@ function plan(argv) {
     return MODERN_RUNS.filter((run) => run.path === path).map((run) => modernRun(run));
   }
   if (rest.length > 0) return [{ entry: modernSuite, path: MODERN_RUNS[0].path, selection: rest }];
-  return [...BRIDGED.map(bridgedRun), ...MODERN_RUNS.map((run) => modernRun(run))];
+  return [
+    ...BRIDGED.map(bridgedRun),
+    ...SKILLS.map(skillsRun),
+    ...MODERN_RUNS.map((run) => modernRun(run)),
+  ];
+}
+
+/**
+ * The Skills extension's server scenarios (SEP-2640), not part of the requirements runs:
+ * on `/mcp`, over the skills upstream's skills, each expected to pass (docs/SKILLS.md).
+ */
+const SKILLS = ['skills-enumeration', 'skills-manifest', 'skills-directory'];
+
+function skillsRun(name) {
+  return { entry: modernSuite, path: '/mcp', selection: ['--scenario', `sep-2640-${name}`] };
 }
 
 /**

@@ -20,6 +20,8 @@ import { listHandlers } from './handlers/lists.js';
 import { pingHandler } from './handlers/ping.js';
 import { rootsChangedHandler } from './handlers/roots-changed.js';
 import { setLevelHandler } from './handlers/set-level.js';
+import { skillsListHandler } from './handlers/skills-list.js';
+import type { SkillListing } from '../skill-listing.js';
 import { subscriptionsListenHandler } from './handlers/subscriptions-listen.js';
 import { heldSubscriptions } from './handlers/held-subscriptions.js';
 import { targetedHandlers } from './handlers/targeted.js';
@@ -40,6 +42,8 @@ export interface SessionMethodParts {
   readonly lists: ListAnswers;
   readonly catalog: ListingCatalog;
   readonly relay: TargetRelay;
+  /** skills/list over the upstreams that serve skills (skills/get is a targeted method). */
+  readonly skills: SkillListing;
   /** Coffer's own tools: aggregated sessions only. */
   readonly builtins?: BuiltinCalls;
   readonly logs: LogRelay;
@@ -171,5 +175,6 @@ function relayedMethods(
     ['tools/call', wrapCall(toolsCallHandler(parts.relay, parts.builtins, parts.results))],
     ...targetedHandlers(parts.relay, parts.results),
     ['completion/complete', completeHandler(parts.relay)],
+    ['skills/list', skillsListHandler(parts.skills)],
   ];
 }

@@ -84,9 +84,10 @@ async function polledUntil(send: Send, taskId: string, status: string): Promise<
 describe('the 2026-07-28 tasks extension on /mcp', () => {
   it('declares the extension and shows the task-only tool to declaring clients only', async () => {
     const discovered = await overHttp('server/discover', {});
-    expect(discovered.result!['capabilities'].extensions).toEqual({ [EXTENSION]: {} });
+    expect(discovered.result!['capabilities'].extensions).toMatchObject({ [EXTENSION]: {} });
     // The single-server endpoint declares it because server-everything runs tool tasks.
     const single = await overHttp('server/discover', {}, true, '/servers/everything/mcp');
+    // (and only the tasks extension: server-everything serves no skills).
     expect(single.result!['capabilities'].extensions).toEqual({ [EXTENSION]: {} });
     await eventually(async () => expect(await toolNames(overHttp, true)).toContain(research));
     const plain = await toolNames(overHttp, false);

@@ -77,6 +77,27 @@ describe('coffer:// resource URIs', () => {
 
   it('never wrap an app URI: coffer://<server>/ui://… is not an exposed form', () => {
     expect(splitExposedUri('coffer://apps/ui://get-time/mcp-app.html')).toBeUndefined();
+    expect(splitExposedUri('coffer://docs/skill://git-workflow/SKILL.md')).toBeUndefined();
+  });
+});
+
+describe('skill:// URIs (the Skills extension)', () => {
+  it('stay skill:// with the server as their first segment, and round-trip', () => {
+    expect(exposedUri('docs', 'skill://git-workflow/SKILL.md')).toBe(
+      'skill://docs/git-workflow/SKILL.md',
+    );
+    fc.assert(
+      fc.property(serverName, fc.string(), (server, rest) => {
+        const uri = `skill://${rest}`;
+        expect(splitExposedUri(exposedUri(server, uri))).toEqual({ server, uri });
+      }),
+    );
+  });
+
+  it('keep the skill directory as the last segment before SKILL.md', () => {
+    const parsed = new URL(exposedUri('docs', 'skill://acme/billing/refunds/SKILL.md'));
+    expect(parsed.host).toBe('docs');
+    expect(parsed.pathname).toBe('/acme/billing/refunds/SKILL.md');
   });
 });
 

@@ -52,16 +52,20 @@ export interface Harness {
 
 /**
  * One session over fakes: its servers are `scripts`' keys, each a scripted upstream;
- * `settings` adds to the gateway context (e.g. a result limit).
+ * `settings` adds to the gateway context (e.g. a result limit), `capabilities` says what
+ * each upstream declares.
  */
 export async function startSession(
   scripts: Record<string, Script>,
   scope: SessionScope = { kind: 'aggregated' },
   settings: Partial<GatewayContext> = {},
+  /** What each server declares at initialize (default: tools with listChanged). */
+  capabilities: Record<string, JsonObject> = {},
 ): Promise<Harness> {
   const { context, clock, upstreams, preferences, activity } = fakeGatewayContext(
     scripts,
     settings,
+    capabilities,
   );
   const client = new FakeTransport();
   const session = new Session({

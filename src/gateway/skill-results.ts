@@ -1,0 +1,64 @@
+import type { JsonObject } from '../domain/ports.js';
+import type { Namespace } from './namespace.js';
+import { isObject } from './protocol-eras.js';
+
+/** The Skills extension (SEP-2640): a server's skills, each a directory of resources. */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+/** Whether an upstream declared the Skills extension (it answers skills/list and skills/get). */
+export function declaresSkills(capabilities: JsonObject): boolean {
+  const extensions = capabilities['extensions'];
+  return isObject(extensions) && isObject(extensions[SKILLS_EXTENSION]);
+}
+
+/**
+ * One skill entry as the client sees it: the SKILL.md URI and every file's URI exposed
+ * (`skill://<server>/<rest>` for the conventional scheme), so the client reads them back
+ * through Coffer. Digests, sizes and the frontmatter pass untouched: they describe the
+ * files' bytes, which Coffer relays as they are. Undefined for an entry with no URI.
+ */
+export function exposeSkill(
+  skill: unknown,
+  server: string,
+  namespace: Namespace,
+): JsonObject | undefined {
+  if (!isObject(skill) || typeof skill['uri'] !== 'string') return undefined;
+  const resources = skill['resources'];
+  return {
+    ...skill,
+    uri: namespace.expose(server, 'resource', skill['uri']),
+    // "dynamic" (files not enumerated) passes as it is.
+    resources: Array.isArray(resources)
+      ? resources.map((file: unknown) => exposeUriField(file, server, namespace))
+      : resources,
+  };
+}
+
+/** A skills/get result: its one entry exposed. */
+export function exposeSkillResult(
+  result: JsonObject,
+  server: string,
+  namespace: Namespace,
+): JsonObject {
+  const skill = exposeSkill(result['skill'], server, namespace);
+  return skill === undefined ? result : { ...result, skill };
+}
+
+/** A resources/directory/read result: each child's URI exposed. */
+export function exposeDirectory(
+  result: JsonObject,
+  server: string,
+  namespace: Namespace,
+): JsonObject {
+  const resources = result['resources'];
+  if (!Array.isArray(resources)) return result;
+  return {
+    ...result,
+    resources: resources.map((child: unknown) => exposeUriField(child, server, namespace)),
+  };
+}
+
+function exposeUriField(item: unknown, server: string, namespace: Namespace): unknown {
+  if (!isObject(item) || typeof item['uri'] !== 'string') return item;
+  return { ...item, uri: namespace.expose(server, 'resource', item['uri']) };
+}
