@@ -1,38 +1,24 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { Namespace } from './namespace.js';
-import { exposeDirectory, exposeSkillResult } from './skill-results.js';
 
-type Exposer = (result: JsonObject, server: string, namespace: Namespace) => JsonObject;
-
-/** Where each relayed method's result names resources; tool and prompt content otherwise. */
-const exposers: ReadonlyMap<string, Exposer> = new Map([
-  ['resources/read', exposeReadContents],
-  ['skills/get', exposeSkillResult],
-  ['resources/directory/read', exposeDirectory],
-]);
-
-/** A relayed result with every resource URI in it exposed, so the client can read them back. */
-export function exposeRelayedResult(
-  method: string,
+/** A resources/read result: each content item's URI. */
+export function exposeReadContents(
   result: JsonObject,
   server: string,
   namespace: Namespace,
 ): JsonObject {
-  return (exposers.get(method) ?? exposeResultUris)(result, server, namespace);
-}
-
-/** A resources/read result: each content item's URI. */
-function exposeReadContents(result: JsonObject, server: string, namespace: Namespace): JsonObject {
   const contents = result['contents'];
   if (!Array.isArray(contents)) return result;
   return {
     ...result,
-    contents: contents.map((item: unknown) =>
-      isObject(item) && typeof item['uri'] === 'string'
-        ? { ...item, uri: namespace.expose(server, 'resource', item['uri']) }
-        : item,
-    ),
+    contents: contents.map((item: unknown) => exposeItemUri(item, server, namespace)),
   };
+}
+
+/** An item's own `uri` field exposed (a read's content, a skill's file, a directory's child). */
+export function exposeItemUri(item: unknown, server: string, namespace: Namespace): unknown {
+  if (!isObject(item) || typeof item['uri'] !== 'string') return item;
+  return { ...item, uri: namespace.expose(server, 'resource', item['uri']) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { Namespace } from './namespace.js';
 import { isObject } from './protocol-eras.js';
+import { exposeItemUri } from './result-uris.js';
 
 /** The Skills extension (SEP-2640): a server's skills, each a directory of resources. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -29,7 +30,7 @@ export function exposeSkill(
     uri: namespace.expose(server, 'resource', skill['uri']),
     // "dynamic" (files not enumerated) passes as it is.
     resources: Array.isArray(resources)
-      ? resources.map((file: unknown) => exposeUriField(file, server, namespace))
+      ? resources.map((file: unknown) => exposeItemUri(file, server, namespace))
       : resources,
   };
 }
@@ -54,11 +55,6 @@ export function exposeDirectory(
   if (!Array.isArray(resources)) return result;
   return {
     ...result,
-    resources: resources.map((child: unknown) => exposeUriField(child, server, namespace)),
+    resources: resources.map((child: unknown) => exposeItemUri(child, server, namespace)),
   };
-}
-
-function exposeUriField(item: unknown, server: string, namespace: Namespace): unknown {
-  if (!isObject(item) || typeof item['uri'] !== 'string') return item;
-  return { ...item, uri: namespace.expose(server, 'resource', item['uri']) };
 }

@@ -7,9 +7,22 @@ import type { ApprovalGate } from './approval-gate.js';
 import type { AuditTarget, CallAudit } from './call-audit.js';
 import type { CapabilityRoutes } from './capability-routes.js';
 import type { Namespace } from './namespace.js';
-import { exposeRelayedResult } from './result-uris.js';
+import { exposeReadContents, exposeResultUris } from './result-uris.js';
+import { exposeDirectory, exposeSkillResult } from './skill-results.js';
 import type { GuardedResult, SecretGuard } from './secret-guard.js';
 import type { RoutedRequestOptions, UpstreamForward } from './upstream-forward.js';
+
+type Exposer = (result: JsonObject, server: string, namespace: Namespace) => JsonObject;
+
+/**
+ * Where a relayed result names resources, per method (tool and prompt content otherwise):
+ * each URI is exposed, so the client reads it back through Coffer.
+ */
+const exposers: ReadonlyMap<string, Exposer> = new Map([
+  ['resources/read', exposeReadContents],
+  ['skills/get', exposeSkillResult],
+  ['resources/directory/read', exposeDirectory],
+]);
 
 /** What a targeted method names, and in which param. */
 export interface Target {
@@ -70,7 +83,8 @@ export class TargetRelay {
       const answered = await this.deps.upstream.forward(route.server, method, renamed, options);
       const { result, events: redacted } = await this.redact(answered);
       this.deps.audit.record({ ...audit, target: audited, guarded: [...events, ...redacted] });
-      return exposeRelayedResult(method, result, route.server.name, this.deps.namespace);
+      const expose = exposers.get(method) ?? exposeResultUris;
+      return expose(result, route.server.name, this.deps.namespace);
     } catch (error) {
       const at = refusedAt(audited, error, this.deps.namespace, target.type);
       this.deps.audit.record({ ...audit, target: at, error, guarded: events });
