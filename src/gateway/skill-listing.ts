@@ -20,7 +20,7 @@ export interface SkillListingDeps {
   /** Whether the client may read this exposed URI (the user's resource preferences). */
   readonly readable: (exposedUri: string) => Promise<boolean>;
   readonly namespace: Namespace;
-  /** How long one upstream's page may take, as a list's. */
+  /** How long one server may take to list its skills, as for a list (the list deadline). */
   readonly timeoutMs: number;
   /** Pages read from one upstream at most (a server whose cursor never ends). */
   readonly maxPages?: number;
@@ -32,7 +32,8 @@ const DEFAULT_MAX_PAGES = 50;
  * skills/list over every server that serves skills: each upstream's pages walked, its
  * entries exposed under the session's namespace, on one page. A skill whose SKILL.md the
  * user disabled (a resource preference) is not listed, as its read would be refused; a
- * server that cannot list is absent, as in the other lists. Cache hints are Coffer's own
+ * server that cannot list, or not before the list deadline, is absent, as in the other
+ * lists. Cache hints are Coffer's own
  * (modern-results.ts): the user may switch a server off at any moment.
  */
 export class SkillListing {
@@ -46,9 +47,25 @@ export class SkillListing {
       );
     const servers = await this.deps.servers();
     const perServer = await Promise.all(
-      servers.map((server) => this.serverSkills(server, options).catch(() => [])),
+      servers.map((server) => this.withinDeadline(this.serverSkills(server, options))),
     );
     return { skills: perServer.flat(), ...CACHE_HINTS };
+  }
+
+  /**
+   * One server's skills, or none once the list deadline passes or it fails: a server
+   * still starting, or gone, does not hold the others' listing up.
+   */
+  private async withinDeadline(skills: Promise<JsonObject[]>): Promise<JsonObject[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<JsonObject[]>((resolve) => {
+      timer = setTimeout(() => resolve([]), this.deps.timeoutMs);
+    });
+    try {
+      return await Promise.race([skills.catch(() => []), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async serverSkills(

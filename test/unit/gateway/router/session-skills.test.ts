@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../../../../src/domain/ports.js';
 import { startSession, type Harness } from './session-harness.js';
 import type { Script } from './fake-upstream.js';
@@ -40,6 +40,7 @@ const docsSkills = [skill('c'), { ...skill('d'), resources: 'dynamic' }, { uri: 
 
 let harness: Harness | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await harness?.session.close();
   harness = undefined;
 });
@@ -107,6 +108,22 @@ describe('the Skills extension through a session', () => {
     harness.preferences.disable('kb', 'resource', 'skill://a/SKILL.md');
     await harness.initialize();
     expect(listedUris(await request('skills/list'))).toEqual(['skill://kb/b/SKILL.md']);
+  });
+
+  it('answers without a server that has not listed by the list deadline', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const silent: Script = { 'skills/list': () => new Promise<JsonObject>(() => undefined) };
+    harness = await startSession(
+      { kb: pagedSkills, slow: silent },
+      { kind: 'aggregated' },
+      { listTimeoutMs: 5_000 },
+      { kb: servesSkills, slow: servesSkills },
+    );
+    await harness.initialize();
+    const answer = request('skills/list');
+    await vi.waitFor(() => expect(harness!.upstreams.latest('slow').calls).not.toHaveLength(0));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(listedUris(await answer)).toEqual(['skill://kb/a/SKILL.md', 'skill://kb/b/SKILL.md']);
   });
 
   it('refuses a cursor it never gave', async () => {
