@@ -50,6 +50,11 @@ export interface AdminCatalogDeps {
   readonly pins?: ToolPins;
   /** The secret guard, for the UI's "Try a tool" (issue 20.3). */
   readonly secretGuard?: SecretGuard;
+  /**
+   * A list answered "could not load" for missing the list deadline has arrived since: the
+   * daemon tells the UI, which lists again (a server slow to start on a busy machine).
+   */
+  readonly onLateList?: (server: string) => void;
 }
 
 /** The admin side has no client behind it: upstream requests to it are refused. */
@@ -172,7 +177,9 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     try {
       const deps = { ...this.deps, pool: this.pool };
       const kind = capabilityKinds[type];
-      loaded = await withinListDeadline(deps, server, kind, startList(deps, server, kind));
+      loaded = await withinListDeadline(deps, server, kind, startList(deps, server, kind), () =>
+        this.deps.onLateList?.(server.name),
+      );
     } catch (error) {
       const failure = toCofferError(error);
       return {

@@ -1,0 +1,108 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cofferPaths } from '../../../src/config/home.js';
+import { ensurePrivateDir } from '../../../src/config/private-files.js';
+import { readSettings } from '../../../src/config/settings.js';
+import { createServices } from '../../../src/daemon/services.js';
+import type { DaemonServices } from '../../../src/daemon/daemon-services.js';
+import type { ServerCapabilities } from '../../../src/domain/ports.js';
+import { silentLogger } from '../../../src/observability/logger.js';
+import { fixtureServer as FIXTURE } from '../../support/running-daemon.js';
+
+let home: string;
+let services: DaemonServices;
+
+async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  const init: RequestInit = { method };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { 'content-type': 'application/json' };
+  }
+  return await services.api.fetch(new Request(`http://127.0.0.1/api/v1${path}`, init));
+}
+
+/**
+ * Listens on GET /events (what the web UI listens on) until an event `matches`; returns
+ * once the stream said it is listening (`ready`), `heard` settling on that event.
+ */
+async function listenFor(matches: (event: { type: string; server?: string }) => boolean) {
+  const response = await call('GET', '/events');
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const next = async (): Promise<{ type: string; server?: string }> => {
+    for (;;) {
+      const line = buffer.split('\n').find((each) => each.startsWith('data: '));
+      if (line !== undefined) {
+        buffer = buffer.slice(buffer.indexOf(line) + line.length);
+        return JSON.parse(line.slice('data: '.length)) as { type: string; server?: string };
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the event stream ended');
+      buffer += value;
+    }
+  };
+  expect((await next()).type).toBe('ready');
+  const heard = (async () => {
+    for (let event = await next(); ; event = await next()) {
+      if (matches(event)) return void (await reader.cancel());
+    }
+  })();
+  return { heard };
+}
+
+beforeAll(async () => {
+  if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run \`npm run build\` first`);
+  home = mkdtempSync(join(tmpdir(), 'coffer-api-late-'));
+  const paths = cofferPaths(home);
+  ensurePrivateDir(paths.logsDir);
+  services = await createServices({
+    paths,
+    logger: silentLogger(),
+    port: 0,
+    token: 'test',
+    // A list deadline the server below misses while it starts (its own request for the
+    // list, made once it answered initialize, is quick).
+    settings: { ...readSettings(), listTimeoutMs: 200 },
+    startedAt: new Date(),
+  });
+  const added = await call('POST', '/servers', {
+    name: 'slow',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FIXTURE, '--scenario', 'basic', '--init-delay-ms', '1000'],
+  });
+  expect(added.status).toBe(201);
+});
+
+afterAll(async () => {
+  await services.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/**
+ * The web UI's server page lists a server once; a server that misses the list deadline
+ * (slow to start on a busy machine) must not leave it at "could not load" for good: when
+ * its list arrives the daemon says `server.changed`, on which the page lists again.
+ */
+describe('a server that lists after the deadline', () => {
+  it('answers "could not load", then announces the late list, then lists', async () => {
+    const changed = await listenFor(
+      (event) => event.type === 'server.changed' && event.server === 'slow',
+    );
+    const first = (await (
+      await call('GET', '/servers/slow/capabilities')
+    ).json()) as ServerCapabilities;
+    expect(first.tools).toMatchObject({
+      status: 'could-not-load',
+      error: { code: 'UPSTREAM_TIMEOUT' },
+    });
+    await changed.heard;
+    const again = await call('GET', '/servers/slow/capabilities');
+    expect(again.status).toBe(200);
+    const capabilities = (await again.json()) as ServerCapabilities;
+    expect(capabilities.tools.status).toBe('ok');
+    expect(capabilities.tools.items.map((item) => item.key)).toContain('echo');
+  });
+});
