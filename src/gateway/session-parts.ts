@@ -133,10 +133,27 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
           callTool: (params, routed) =>
             relay.relay('tools/call', { type: 'tool', field: 'name' }, params, routed),
         });
-  const skills = new SkillListing({
+  const skills = skillListing(context, only, { pool, routes, upstream, namespace });
+  return { pool, catalog, listing, relay, skills, builtins, logs, approval, tasks };
+}
+
+/** skills/list over the session's servers, with the same routes and relay as its reads. */
+function skillListing(
+  context: GatewayContext,
+  only: string | undefined,
+  parts: {
+    pool: UpstreamPool;
+    routes: CapabilityRoutes;
+    upstream: UpstreamForward;
+    namespace: Namespace;
+  },
+): SkillListing {
+  const { pool, routes, upstream, namespace } = parts;
+  return new SkillListing({
     servers: () => context.enabledServers(only),
     capabilities: async (server) => (await pool.get(server)).serverCapabilities,
     forward: (server, method, params, options) => upstream.forward(server, method, params, options),
+    // A skill is listed when its SKILL.md may be read: the same check as the read's.
     readable: (uri) =>
       routes.route('resource', uri).then(
         () => true,
@@ -145,7 +162,6 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     namespace,
     timeoutMs: context.listTimeoutMs,
   });
-  return { pool, catalog, listing, relay, skills, builtins, logs, approval, tasks };
 }
 
 function createPool(

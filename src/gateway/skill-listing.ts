@@ -33,8 +33,8 @@ const DEFAULT_MAX_PAGES = 50;
  * entries exposed under the session's namespace, on one page. A skill whose SKILL.md the
  * user disabled (a resource preference) is not listed, as its read would be refused; a
  * server that cannot list, or not before the list deadline, is absent, as in the other
- * lists. Cache hints are Coffer's own
- * (modern-results.ts): the user may switch a server off at any moment.
+ * lists. Cache hints are Coffer's own (modern-results.ts): the user may switch a server
+ * off at any moment.
  */
 export class SkillListing {
   constructor(private readonly deps: SkillListingDeps) {}

@@ -16,7 +16,8 @@ export function declaresSkills(capabilities: JsonObject): boolean {
  * One skill entry as the client sees it: the SKILL.md URI and every file's URI exposed
  * (`skill://<server>/<rest>` for the conventional scheme), so the client reads them back
  * through Coffer. Digests, sizes and the frontmatter pass untouched: they describe the
- * files' bytes, which Coffer relays as they are. Undefined for an entry with no URI.
+ * files' bytes, which reads relay unchanged (but for the secret guard's redaction, which
+ * a host's digest check then catches). Undefined for an entry with no URI.
  */
 export function exposeSkill(
   skill: unknown,
