@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cofferBin, type RunningDaemon } from './running-daemon.js';
 
 /** A way into Coffer: an HTTP endpoint, or `coffer shim` on stdio. */
-export type ClientPath = '/mcp' | '/servers/everything/mcp' | 'shim';
+export type ClientPath = '/mcp' | `/servers/${string}/mcp` | 'shim';
 
 /** An SDK v2 client transport to the daemon through `path`. */
 export function transportV2(

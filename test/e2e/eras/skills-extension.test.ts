@@ -14,12 +14,12 @@ const RELEASE_NOTES = 'skill://docs/release-notes/SKILL.md';
 
 type Era = 'modern' | 'legacy';
 
-async function connect(daemon: RunningDaemon, path: ClientPath | '/servers/docs/mcp', era: Era) {
+async function connect(daemon: RunningDaemon, path: ClientPath, era: Era) {
   const client = new Client(
     { name: `skills ${path} ${era}`, version: '1.0.0' },
     { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
   );
-  await client.connect(transportV2(daemon, path as ClientPath));
+  await client.connect(transportV2(daemon, path));
   return client;
 }
 
