@@ -1,17 +1,17 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { Namespace } from './namespace.js';
 
-/** A resources/read result: each content item's URI. */
-export function exposeReadContents(
-  result: JsonObject,
-  server: string,
-  namespace: Namespace,
-): JsonObject {
-  const contents = result['contents'];
-  if (!Array.isArray(contents)) return result;
-  return {
-    ...result,
-    contents: contents.map((item: unknown) => exposeItemUri(item, server, namespace)),
+/**
+ * A result whose `field` is a list of items each with its own `uri` (a read's `contents`,
+ * a directory read's `resources`): every such URI exposed, the rest relayed as it is.
+ */
+export function exposeItemUris(
+  field: string,
+): (result: JsonObject, server: string, namespace: Namespace) => JsonObject {
+  return (result, server, namespace) => {
+    const items = result[field];
+    if (!Array.isArray(items)) return result;
+    return { ...result, [field]: items.map((item) => exposeItemUri(item, server, namespace)) };
   };
 }
 

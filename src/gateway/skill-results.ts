@@ -45,17 +45,3 @@ export function exposeSkillResult(
   const skill = exposeSkill(result['skill'], server, namespace);
   return skill === undefined ? result : { ...result, skill };
 }
-
-/** A resources/directory/read result: each child's URI exposed. */
-export function exposeDirectory(
-  result: JsonObject,
-  server: string,
-  namespace: Namespace,
-): JsonObject {
-  const resources = result['resources'];
-  if (!Array.isArray(resources)) return result;
-  return {
-    ...result,
-    resources: resources.map((child: unknown) => exposeItemUri(child, server, namespace)),
-  };
-}

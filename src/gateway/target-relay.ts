@@ -7,8 +7,8 @@ import type { ApprovalGate } from './approval-gate.js';
 import type { AuditTarget, CallAudit } from './call-audit.js';
 import type { CapabilityRoutes } from './capability-routes.js';
 import type { Namespace } from './namespace.js';
-import { exposeReadContents, exposeResultUris } from './result-uris.js';
-import { exposeDirectory, exposeSkillResult } from './skill-results.js';
+import { exposeItemUris, exposeResultUris } from './result-uris.js';
+import { exposeSkillResult } from './skill-results.js';
 import type { GuardedResult, SecretGuard } from './secret-guard.js';
 import type { RoutedRequestOptions, UpstreamForward } from './upstream-forward.js';
 
@@ -19,9 +19,9 @@ type Exposer = (result: JsonObject, server: string, namespace: Namespace) => Jso
  * each URI is exposed, so the client reads it back through Coffer.
  */
 const exposers: ReadonlyMap<string, Exposer> = new Map([
-  ['resources/read', exposeReadContents],
+  ['resources/read', exposeItemUris('contents')],
   ['skills/get', exposeSkillResult],
-  ['resources/directory/read', exposeDirectory],
+  ['resources/directory/read', exposeItemUris('resources')],
 ]);
 
 /** What a targeted method names, and in which param. */
