@@ -1,27 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cofferPaths } from '../../../src/config/home.js';
-import { ensurePrivateDir } from '../../../src/config/private-files.js';
-import { readSettings } from '../../../src/config/settings.js';
-import { createServices } from '../../../src/daemon/services.js';
-import type { DaemonServices } from '../../../src/daemon/daemon-services.js';
 import type { ServerCapabilities } from '../../../src/domain/ports.js';
-import { silentLogger } from '../../../src/observability/logger.js';
 import { fixtureServer as FIXTURE } from '../../support/running-daemon.js';
+import { startLiveServices, type LiveServices } from './live-services.js';
 
-let home: string;
-let services: DaemonServices;
-
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json' };
-  }
-  return await services.api.fetch(new Request(`http://127.0.0.1/api/v1${path}`, init));
-}
+let live: LiveServices;
+const call = (method: string, path: string, body?: unknown) => live.call(method, path, body);
 
 /**
  * Listens on GET /events (what the web UI listens on) until an event `matches`; returns
@@ -53,20 +36,9 @@ async function listenFor(matches: (event: { type: string; server?: string }) => 
 }
 
 beforeAll(async () => {
-  if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run \`npm run build\` first`);
-  home = mkdtempSync(join(tmpdir(), 'coffer-api-late-'));
-  const paths = cofferPaths(home);
-  ensurePrivateDir(paths.logsDir);
-  services = await createServices({
-    paths,
-    logger: silentLogger(),
-    port: 0,
-    token: 'test',
-    // A list deadline the server below misses while it starts (its own request for the
-    // list, made once it answered initialize, is quick).
-    settings: { ...readSettings(), listTimeoutMs: 200 },
-    startedAt: new Date(),
-  });
+  // A list deadline the server below misses while it starts (its own request for the
+  // list, made once it answered initialize, is quick).
+  live = await startLiveServices({ listTimeoutMs: 200 });
   const added = await call('POST', '/servers', {
     name: 'slow',
     transport: 'stdio',
@@ -77,8 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await services.close();
-  rmSync(home, { recursive: true, force: true });
+  await live?.close();
 });
 
 /**
