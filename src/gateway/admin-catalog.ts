@@ -90,7 +90,12 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   ): Promise<ServerCapabilities> {
     const server = await this.record(name);
     if (options.refresh === true) await this.refresh(name);
-    const listings = await Promise.all(capabilityTypes.map((type) => this.listing(server, type)));
+    // One announcement for the lists that arrive late, however many kinds were late:
+    // the UI lists every kind again on it.
+    const late = this.lateAnnouncement(server.name);
+    const listings = await Promise.all(
+      capabilityTypes.map((type) => this.listing(server, type, late)),
+    );
     const result: Record<string, CapabilityListing> = {};
     capabilityTypes.forEach(
       (type, index) => (result[listingField[type]] = listings[index] as CapabilityListing),
@@ -154,7 +159,8 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
 
   /** The tools listing alone (tool search needs no prompts nor resources). */
   async tools(name: string): Promise<CapabilityListing> {
-    return this.listing(await this.record(name), 'tool');
+    const server = await this.record(name);
+    return this.listing(server, 'tool', this.lateAnnouncement(server.name));
   }
 
   async refresh(name: string): Promise<void> {
@@ -172,14 +178,26 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     return this.pool.closeAll();
   }
 
-  private async listing(server: ServerRecord, type: CapabilityType): Promise<CapabilityListing> {
+  /** Says once (deps.onLateList) that a list given up on at the deadline has arrived. */
+  private lateAnnouncement(server: string): () => void {
+    let said = false;
+    return () => {
+      if (said) return;
+      said = true;
+      this.deps.onLateList?.(server);
+    };
+  }
+
+  private async listing(
+    server: ServerRecord,
+    type: CapabilityType,
+    onLate: () => void,
+  ): Promise<CapabilityListing> {
     let loaded: LoadedList;
     try {
       const deps = { ...this.deps, pool: this.pool };
       const kind = capabilityKinds[type];
-      loaded = await withinListDeadline(deps, server, kind, startList(deps, server, kind), () =>
-        this.deps.onLateList?.(server.name),
-      );
+      loaded = await withinListDeadline(deps, server, kind, startList(deps, server, kind), onLate);
     } catch (error) {
       const failure = toCofferError(error);
       return {
