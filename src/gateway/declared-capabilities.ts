@@ -1,7 +1,7 @@
 import type { JsonObject } from '../domain/ports.js';
 import type { GatewayContext } from './gateway-context.js';
 import { isObject } from './protocol-eras.js';
-import { SKILLS_EXTENSION } from './skill-results.js';
+import { SKILLS_EXTENSION, skillsCapabilityOf } from './skill-results.js';
 import { TASKS_EXTENSION } from './task-shapes.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
@@ -72,10 +72,8 @@ function mirroredCapabilities(upstream: JsonObject, era: DeclaredEra): JsonObjec
   }
   const extensions: JsonObject = {};
   if (era === 'stateless' && runsToolTasks(upstream)) extensions[TASKS_EXTENSION] = {};
-  const skills = isObject(upstream['extensions'])
-    ? upstream['extensions'][SKILLS_EXTENSION]
-    : undefined;
-  if (isObject(skills)) extensions[SKILLS_EXTENSION] = skills;
+  const skills = skillsCapabilityOf(upstream);
+  if (skills !== undefined) extensions[SKILLS_EXTENSION] = skills;
   if (Object.keys(extensions).length > 0) mirrored['extensions'] = extensions;
   return mirrored;
 }

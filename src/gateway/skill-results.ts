@@ -6,10 +6,16 @@ import { exposeItemUri } from './result-uris.js';
 /** The Skills extension (SEP-2640): a server's skills, each a directory of resources. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
+/** The Skills extension's settings an upstream declared (`{ directoryRead: true }`), if any. */
+export function skillsCapabilityOf(capabilities: JsonObject): JsonObject | undefined {
+  const extensions = capabilities['extensions'];
+  const skills = isObject(extensions) ? extensions[SKILLS_EXTENSION] : undefined;
+  return isObject(skills) ? skills : undefined;
+}
+
 /** Whether an upstream declared the Skills extension (it answers skills/list and skills/get). */
 export function declaresSkills(capabilities: JsonObject): boolean {
-  const extensions = capabilities['extensions'];
-  return isObject(extensions) && isObject(extensions[SKILLS_EXTENSION]);
+  return skillsCapabilityOf(capabilities) !== undefined;
 }
 
 /**
