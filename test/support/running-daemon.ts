@@ -130,13 +130,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
 export const fixtureServer = join(repoRoot, 'dist/test/fixtures/fake-mcp-server.js');
 
 /**
- * Registers the fixture server as `name` (stdio), `args` after its path (`--scenario …`);
- * anything but 201 fails the test with the daemon's answer.
+ * Registers `node <args…>` as the stdio server `name`; anything but 201 fails the test
+ * with the daemon's answer.
  */
-export async function addFixture(
+export async function addNodeServer(
   daemon: RunningDaemon,
   name: string,
-  args: readonly string[] = [],
+  args: readonly string[],
   /** `shared: true` registers it shared by every session (opt-in). */
   settings: { shared?: boolean } = {},
 ): Promise<void> {
@@ -144,9 +144,19 @@ export async function addFixture(
     name,
     transport: 'stdio',
     command: process.execPath,
-    args: [fixtureServer, ...args],
+    args,
     ...settings,
   });
   if (added.status !== 201)
     throw new Error(`adding ${name} answered ${added.status}: ${JSON.stringify(added.body)}`);
+}
+
+/** Registers the fixture server as `name` (stdio), `args` after its path (`--scenario …`). */
+export function addFixture(
+  daemon: RunningDaemon,
+  name: string,
+  args: readonly string[] = [],
+  settings: { shared?: boolean } = {},
+): Promise<void> {
+  return addNodeServer(daemon, name, [fixtureServer, ...args], settings);
 }

@@ -7,6 +7,7 @@ import {
 import { eventually } from '../../support/eventually.js';
 import {
   addFixture,
+  addNodeServer,
   fixtureServer,
   repoRoot,
   startDaemon,
@@ -27,13 +28,7 @@ describe('a 2026-07-28-only upstream (SDK v2 serveStdio, legacy rejected)', () =
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    const added = await daemon.api('POST', '/servers', {
-      name: 'modern',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [modernServer],
-    });
-    expect(added.status).toBe(201);
+    await addNodeServer(daemon, 'modern', [modernServer]);
     await addFixture(daemon, 'legacy');
   });
 

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { eventually } from '../../support/eventually.js';
-import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
+import {
+  addNodeServer,
+  repoRoot,
+  startDaemon,
+  type RunningDaemon,
+} from '../../support/running-daemon.js';
 import { transportV2, type ClientPath } from '../../support/v2-transport.js';
 
 /** The SDK v2 server's own skills catalog: git-workflow (two files) and release-notes. */
@@ -34,13 +39,7 @@ describe('skills of an upstream, through Coffer', () => {
 
   beforeAll(async () => {
     daemon = await startDaemon();
-    const added = await daemon.api('POST', '/servers', {
-      name: 'docs',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [skillsServer],
-    });
-    expect(added.status).toBe(201);
+    await addNodeServer(daemon, 'docs', [skillsServer]);
   });
 
   afterAll(async () => {
