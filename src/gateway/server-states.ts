@@ -212,15 +212,17 @@ export class ServerStates {
   }
 
   /**
-   * An AUTH_REQUIRED first seen before the server's latest sign-in, or a list failure
-   * whose list began before the latest list that succeeded: answered since.
+   * An AUTH_REQUIRED first seen, or met by a list that began, before the server's latest
+   * sign-in (that list asked without the new tokens), or a list failure whose list began
+   * before the latest list that succeeded: answered since.
    */
   private answered(server: string, error: CofferError, ticket: number | undefined): boolean {
     const entry = this.entries.get(server);
     if (error.code === 'AUTH_REQUIRED') {
       const seen = this.authFailures.get(error) ?? this.moments;
       this.authFailures.set(error, seen);
-      if (seen < (entry?.signedInAt ?? 0)) return true;
+      const signedInAt = entry?.signedInAt ?? 0;
+      if (seen < signedInAt || (ticket !== undefined && ticket < signedInAt)) return true;
     }
     return ticket !== undefined && ticket < (entry?.listedFrom ?? 0);
   }

@@ -57,5 +57,10 @@ describe('signing in to an OAuth server from the web UI', () => {
     await expect.poll(() => page.getByText('Needs sign-in').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
     expect(authorization.counts.code).toBe(1);
+    // The page lists again by itself: the refusal it listed before the sign-in goes, and
+    // the server's tools show, without a Refresh.
+    await page.getByText('whoami', { exact: true }).first().waitFor();
+    expect(await page.getByText('needs you to sign in').count()).toBe(0);
+    expect(await page.getByText('Needs sign-in').count()).toBe(0);
   });
 });

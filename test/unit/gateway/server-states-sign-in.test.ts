@@ -52,6 +52,21 @@ describe('the needs-sign-in state', () => {
     expect(states.status('linear').state).toBe('needs-sign-in');
   });
 
+  it('ignores a refusal met by a list that began before the latest sign-in', () => {
+    const states = new ServerStates(clock);
+    states.failed('linear', authRequired);
+    // A list starts without tokens; the user signs in while it waits on the server, and
+    // its refusal arrives after the sign-in as an error of its own (a refused refresh).
+    const before = states.listing();
+    states.signedIn('linear');
+    const after = states.listing();
+    states.failed('linear', new CofferError('AUTH_REQUIRED', 'refused'), before);
+    expect(states.status('linear')).toMatchObject({ state: 'idle', last_error: null });
+    // A list that began after the sign-in and is refused is news.
+    states.failed('linear', new CofferError('AUTH_REQUIRED', 'refused again'), after);
+    expect(states.status('linear').state).toBe('needs-sign-in');
+  });
+
   it('counts a sign-in of another server as no answer', () => {
     const states = new ServerStates(clock);
     const raised = new CofferError('AUTH_REQUIRED', 'Server "linear" needs you to sign in');
