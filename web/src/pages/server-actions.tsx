@@ -4,15 +4,20 @@ import type { ConnectionTest } from '../api/types.js';
 import { Notice } from '../components/notice.js';
 import { formatCounts } from '../format.js';
 
-/** "Test connection": a fresh temporary connection, its latency and counts, or why it failed. */
-export function useConnectionTest(name: string) {
+/**
+ * "Test connection": a fresh temporary connection, its latency and counts, or why it failed.
+ * `onConnected` hears of a test that connected: the page's lists may date from a failure.
+ */
+export function useConnectionTest(name: string, onConnected: () => void) {
   const [testing, setTesting] = useState(false);
   const [result, setResult] = useState<ConnectionTest | { failed: string }>();
   const run = async () => {
     setTesting(true);
     setResult(undefined);
     try {
-      setResult(await api.post<ConnectionTest>(`${serverPath(name)}/test`));
+      const tested = await api.post<ConnectionTest>(`${serverPath(name)}/test`);
+      setResult(tested);
+      if (tested.ok) onConnected();
     } catch (error) {
       setResult({ failed: errorText(error) });
     } finally {

@@ -63,7 +63,7 @@ export function ServerDetailPage({ name }: { name: string }) {
   const twice = useLoad(() => findingsOf([name], SERVED_TWICE), name);
   const [removed, setRemoved] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
-  const test = useConnectionTest(name);
+  const test = useConnectionTest(name, caps.reload);
   const toast = useToast();
   useServerEvents(name, server, caps, () => setRemoved(true));
 
