@@ -63,7 +63,13 @@ export function serverFindings(
       fix: `install ${command}, or register its full path (in a terminal: command -v ${quoted(command)}): coffer mcp remove ${name}, then coffer mcp add ${name} -- <full path> …`,
     });
   }
-  findings.push(...missingSecrets(record, storedSecrets));
+  const missing = missingSecrets(record, storedSecrets);
+  findings.push(...missing);
+  // A failure the findings above explain is not a second problem to fix: the server cannot
+  // start without its command, nor without a secret it names.
+  const explained =
+    findings.some((finding) => finding.code === 'COMMAND_NOT_FOUND') ||
+    (missing.length > 0 && server.last_error?.code === 'SECRET_NOT_FOUND');
   if (server.state === 'needs-sign-in') {
     findings.push({
       code: 'SERVER_NEEDS_SIGN_IN',
@@ -72,7 +78,7 @@ export function serverFindings(
       message: `${name} needs a sign-in before it can be used`,
       fix: `coffer mcp login ${name}`,
     });
-  } else if (server.state === 'error' || server.state === 'crash-loop') {
+  } else if ((server.state === 'error' || server.state === 'crash-loop') && !explained) {
     const error = server.last_error;
     findings.push({
       code: 'SERVER_FAILING',

@@ -90,6 +90,28 @@ describe('the doctor report', () => {
     });
   });
 
+  it('says a failure once: a command not found or a secret missing is why the server fails', async () => {
+    const { report, states, stored } = doctor([
+      record('ghost', { command: 'uvx' }),
+      record('github', { secret_env: ['GITHUB_TOKEN'] }),
+      record('linear', { secret_env: ['LINEAR_KEY'] }),
+    ]);
+    stored.push({ server: 'linear', kind: 'env', name: 'LINEAR_KEY' });
+    states.failed(
+      'ghost',
+      new CofferError('UPSTREAM_UNAVAILABLE', 'Upstream "ghost" could not start: not found'),
+    );
+    states.failed('github', new CofferError('SECRET_NOT_FOUND', 'GITHUB_TOKEN is not set'));
+    // Set since the failure: the failure is the one left to retry.
+    states.failed('linear', new CofferError('SECRET_NOT_FOUND', 'LINEAR_KEY is not set'));
+    const findings = (await report()).findings.map((f) => `${f.code} ${f.subject}`);
+    expect(findings).toEqual([
+      'COMMAND_NOT_FOUND ghost',
+      'SECRET_MISSING github',
+      'SERVER_FAILING linear',
+    ]);
+  });
+
   it('names the secret to set, never a value', async () => {
     const { report, stored } = doctor([
       record('github', { secret_env: ['GITHUB_TOKEN', 'OTHER'] }),
