@@ -172,7 +172,7 @@ export const createServices: CreateServices = async ({
     clock,
     pins,
     secretGuard: guard,
-    onLateList: (server) => events.emit({ type: 'server.changed', server }),
+    onListsChanged: (server) => events.emit({ type: 'server.changed', server }),
   });
   pinChanged = (server) => {
     gateway.capabilitiesChanged(server);

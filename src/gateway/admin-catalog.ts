@@ -51,17 +51,33 @@ export interface AdminCatalogDeps {
   /** The secret guard, for the UI's "Try a tool" (issue 20.3). */
   readonly secretGuard?: SecretGuard;
   /**
-   * A list answered "could not load" for missing the list deadline has arrived since: the
-   * daemon tells the UI, which lists again (a server slow to start on a busy machine).
+   * What the UI listed of `server` is out of date: a list answered "could not load" for
+   * missing the list deadline has arrived since (a server slow to start on a busy
+   * machine), or the upstream said a list changed. The daemon tells the UI, which lists again.
    */
-  readonly onLateList?: (server: string) => void;
+  readonly onListsChanged?: (server: string) => void;
 }
 
-/** The admin side has no client behind it: upstream requests to it are refused. */
-const adminPeer: UpstreamPeer = {
-  request: (method) => Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`)),
-  notify: () => undefined,
-};
+const LIST_CHANGED = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
+
+/**
+ * The admin side has no client behind it: upstream requests to it are refused. Of its
+ * notifications only a list change matters: the admin lists are read live, so the UI
+ * only needs telling.
+ */
+function adminPeer(onListChanged: () => void): UpstreamPeer {
+  return {
+    request: (method) =>
+      Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`)),
+    notify: (method) => {
+      if (LIST_CHANGED.has(method)) onListChanged();
+    },
+  };
+}
 
 /**
  * What the API shows of a server's capabilities: live lists over the daemon's own
@@ -74,7 +90,11 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   constructor(private readonly deps: AdminCatalogDeps) {
     this.pool = new UpstreamPool(
       deps.connector,
-      () => ({ clientCapabilities: {}, peer: adminPeer, sessionId: null }),
+      (server) => ({
+        clientCapabilities: {},
+        peer: adminPeer(() => deps.onListsChanged?.(server)),
+        sessionId: null,
+      }),
       undefined,
       deps.processSlots,
     );
@@ -112,7 +132,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
       release = this.deps.processSlots?.acquire(server);
       const live = await this.deps.connector.connect(server, {
         clientCapabilities: {},
-        peer: adminPeer,
+        peer: adminPeer(() => this.deps.onListsChanged?.(server.name)),
         sessionId: null,
       });
       connection = live;
@@ -178,13 +198,13 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     return this.pool.closeAll();
   }
 
-  /** Says once (deps.onLateList) that a list given up on at the deadline has arrived. */
+  /** Says once (deps.onListsChanged) that a list given up on at the deadline has arrived. */
   private lateAnnouncement(server: string): () => void {
     let said = false;
     return () => {
       if (said) return;
       said = true;
-      this.deps.onLateList?.(server);
+      this.deps.onListsChanged?.(server);
     };
   }
 

@@ -46,6 +46,14 @@ beforeAll(async () => {
     args: [FIXTURE, '--scenario', 'basic', '--init-delay-ms', '1000'],
   });
   expect(added.status).toBe(201);
+  // Its tool set changes after its first call, and it says so (tools/list_changed).
+  const mutating = await call('POST', '/servers', {
+    name: 'mutating',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FIXTURE, '--scenario', 'mutating'],
+  });
+  expect(mutating.status).toBe(201);
 });
 
 afterAll(async () => {
@@ -75,5 +83,33 @@ describe('a server that lists after the deadline', () => {
     const capabilities = (await again.json()) as ServerCapabilities;
     expect(capabilities.tools.status).toBe('ok');
     expect(capabilities.tools.items.map((item) => item.key)).toContain('echo');
+  });
+});
+
+/**
+ * The admin lists are read live, so a change the upstream announces on the admin
+ * connection (here after a call from the UI's "Try a tool") is only news to the UI: the
+ * daemon says `server.changed`, on which the page lists again.
+ */
+describe('a server whose tools change while the UI shows them', () => {
+  it('announces the change the upstream said, and lists the new tools', async () => {
+    const toolKeys = async () => {
+      const listed = (await (
+        await call('GET', '/servers/mutating/capabilities')
+      ).json()) as ServerCapabilities;
+      return listed.tools.items.filter((item) => item.definition !== null).map((i) => i.key);
+    };
+    // Listed once it has started (this file's list deadline is short).
+    await expect.poll(toolKeys).toContain('echo');
+    const changed = await listenFor(
+      (event) => event.type === 'server.changed' && event.server === 'mutating',
+    );
+    const ran = await call('POST', '/servers/mutating/call', {
+      tool: 'echo',
+      arguments: { message: 'hi' },
+    });
+    expect(ran.status).toBe(200);
+    await changed.heard;
+    expect(await toolKeys()).toContain('echo_v2');
   });
 });
