@@ -19,10 +19,10 @@ import type {
   ToolRunner,
   UpstreamConnection,
   UpstreamConnector,
-  UpstreamPeer,
 } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
+import { AdminPeers } from './admin-peers.js';
 import { callToolAsAdmin } from './admin-tool-call.js';
 import type { SecretGuard } from './secret-guard.js';
 import { capabilityKinds } from './capability-kinds.js';
@@ -58,27 +58,6 @@ export interface AdminCatalogDeps {
   readonly onListsChanged?: (server: string) => void;
 }
 
-const LIST_CHANGED = new Set([
-  'notifications/tools/list_changed',
-  'notifications/prompts/list_changed',
-  'notifications/resources/list_changed',
-]);
-
-/**
- * The admin side has no client behind it: upstream requests to it are refused. Of its
- * notifications only a list change matters: the admin lists are read live, so the UI
- * only needs telling.
- */
-function adminPeer(onListChanged: () => void): UpstreamPeer {
-  return {
-    request: (method) =>
-      Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`)),
-    notify: (method) => {
-      if (LIST_CHANGED.has(method)) onListChanged();
-    },
-  };
-}
-
 /**
  * What the API shows of a server's capabilities: live lists over the daemon's own
  * admin connection (with the same evict-and-retry as sessions, ADR-004 update),
@@ -86,15 +65,13 @@ function adminPeer(onListChanged: () => void): UpstreamPeer {
  */
 export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   private readonly pool: UpstreamPool;
+  private readonly peers: AdminPeers;
 
   constructor(private readonly deps: AdminCatalogDeps) {
+    this.peers = new AdminPeers((server) => deps.onListsChanged?.(server));
     this.pool = new UpstreamPool(
       deps.connector,
-      (server) => ({
-        clientCapabilities: {},
-        peer: adminPeer(() => deps.onListsChanged?.(server)),
-        sessionId: null,
-      }),
+      (server) => ({ clientCapabilities: {}, peer: this.peers.for(server), sessionId: null }),
       undefined,
       deps.processSlots,
     );
@@ -132,7 +109,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
       release = this.deps.processSlots?.acquire(server);
       const live = await this.deps.connector.connect(server, {
         clientCapabilities: {},
-        peer: adminPeer(() => this.deps.onListsChanged?.(server.name)),
+        peer: this.peers.for(server.name),
         sessionId: null,
       });
       connection = live;

@@ -1,0 +1,41 @@
+import type { UpstreamPeer } from '../domain/ports.js';
+import { UpstreamRpcError } from '../domain/ports.js';
+
+const LIST_CHANGED = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
+
+/**
+ * The client side of the admin catalog's upstream connections. No client is behind them,
+ * so an upstream's requests (sampling, elicitation, roots) are refused; of its
+ * notifications only a list change matters, and only as news for the UI (the admin lists
+ * are read live). What one server says in one tick is one announcement: a server often
+ * changes its tools, prompts and resources together, and sessions coalesce their
+ * clients' list_changed the same way.
+ */
+export class AdminPeers {
+  private readonly due = new Set<string>();
+
+  constructor(private readonly onListsChanged: (server: string) => void) {}
+
+  for(server: string): UpstreamPeer {
+    return {
+      request: (method) =>
+        Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`)),
+      notify: (method) => {
+        if (LIST_CHANGED.has(method)) this.listsChanged(server);
+      },
+    };
+  }
+
+  private listsChanged(server: string): void {
+    if (this.due.has(server)) return;
+    this.due.add(server);
+    queueMicrotask(() => {
+      this.due.delete(server);
+      this.onListsChanged(server);
+    });
+  }
+}
