@@ -12,9 +12,25 @@ import { ServersPage } from './pages/servers-page.js';
 import { href, useRoute, type Route } from './router.js';
 import { Notice } from './components/notice.js';
 
+/** What a signed-out page shows above everything: what it shows is no longer current. */
+function SignedOutNotice() {
+  if (useLiveState() !== 'signed-out') return null;
+  return (
+    <Notice tone="error" title="This page is signed out of Coffer">
+      The daemon no longer knows this browser session: it restarted, or the session expired. Run{' '}
+      <code>coffer ui</code> in a terminal to sign in again; this page then updates by itself.
+    </Notice>
+  );
+}
+
 function LiveIndicator() {
   const state = useLiveState();
-  const label = { connecting: 'Connecting…', live: 'Live', offline: 'Offline' }[state];
+  const label = {
+    connecting: 'Connecting…',
+    live: 'Live',
+    offline: 'Offline',
+    'signed-out': 'Signed out',
+  }[state];
   return (
     <span className={`live live-${state}`} title="Updates from the daemon arrive without reloading">
       <span className="live-dot" aria-hidden="true" />
@@ -109,6 +125,7 @@ export function App() {
           <LiveIndicator />
         </header>
         <main id="main" ref={main} tabIndex={-1}>
+          <SignedOutNotice />
           <Page route={route} />
         </main>
       </Toasts>

@@ -1,7 +1,8 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { DaemonEvent } from '../api/types.js';
 
-export type LiveState = 'connecting' | 'live' | 'offline';
+/** `signed-out`: the daemon refuses this browser's session (it restarted, or 12 h passed). */
+export type LiveState = 'connecting' | 'live' | 'offline' | 'signed-out';
 type Listener = (event: DaemonEvent) => void;
 
 interface LiveContext {
@@ -13,6 +14,20 @@ const Context = createContext<LiveContext>({ state: 'offline', subscribe: () => 
 
 /** After the daemon closed the stream for good (restart, expired session), try again. */
 const RECONNECT_MS = 3_000;
+
+/**
+ * Why the stream could not be opened: an EventSource never sees the status. A 401 is a
+ * session the daemon no longer knows; anything else (no answer) is the daemon offline.
+ */
+async function closedBecause(): Promise<LiveState> {
+  try {
+    const response = await fetch('/api/v1/events', { credentials: 'same-origin' });
+    await response.body?.cancel();
+    return response.status === 401 ? 'signed-out' : 'offline';
+  } catch {
+    return 'offline';
+  }
+}
 
 /**
  * One EventSource for the whole app (GET /api/v1/events). Pages subscribe to the
@@ -40,11 +55,12 @@ export function LiveEvents({ children }: { children: ReactNode }) {
         for (const listener of listeners.current) listener(event);
       };
       source.onerror = () => {
-        setState('offline');
-        if (source?.readyState === EventSource.CLOSED) {
-          source.close();
-          timer = window.setTimeout(open, RECONNECT_MS);
-        }
+        if (source?.readyState !== EventSource.CLOSED) return setState('offline');
+        source.close();
+        // Tried again while signed out too: `coffer ui` in another tab sets a new cookie,
+        // and this page then goes live again and reloads what it shows.
+        void closedBecause().then(setState);
+        timer = window.setTimeout(open, RECONNECT_MS);
       };
     };
     open();
