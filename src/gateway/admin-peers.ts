@@ -22,8 +22,15 @@ export class AdminPeers {
 
   for(server: string): UpstreamPeer {
     return {
+      // Said so the user reads why: a server's tool relays this message into its error,
+      // which is what "Try a tool" shows.
       request: (method) =>
-        Promise.reject(new UpstreamRpcError(-32601, `Method not found: ${method}`)),
+        Promise.reject(
+          new UpstreamRpcError(
+            -32601,
+            `Method not found: ${method}: Coffer's own connection (its web UI, "Try a tool") has no agent to answer it; call the tool from an agent`,
+          ),
+        ),
       notify: (method) => {
         if (LIST_CHANGED.has(method)) this.listsChanged(server);
       },

@@ -32,6 +32,10 @@ describe("the admin catalog's peers", () => {
     expect(heard).toEqual([]);
     const asked = peer.request('sampling/createMessage', {}, NEVER_CANCELLED);
     await expect(asked).rejects.toBeInstanceOf(UpstreamRpcError);
-    await expect(asked).rejects.toMatchObject({ code: -32601 });
+    await expect(asked).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringContaining('sampling/createMessage') as unknown,
+    });
+    await expect(asked).rejects.toThrow(/call the tool from an agent/);
   });
 });
