@@ -135,7 +135,11 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
       return {
         ok: false,
         latency_ms: Math.round(performance.now() - started),
-        error: { code: failure.code, message: failure.message },
+        error: {
+          code: failure.code,
+          message: failure.message,
+          ...(failure.hint === undefined ? {} : { hint: failure.hint }),
+        },
       };
     } finally {
       await connection?.close().catch(() => undefined);

@@ -41,9 +41,7 @@ function reportTest(context: CliContext, name: string, result: ConnectionTestRes
     throw new CofferError(
       code,
       `Connection test of "${name}" failed: ${result.error?.message ?? 'no answer'}`,
-      {
-        hint: `see logs/upstream-${name}.log in the Coffer home`,
-      },
+      { hint: result.error?.hint ?? `see logs/upstream-${name}.log in the Coffer home` },
     );
   }
   const counts = result.counts;

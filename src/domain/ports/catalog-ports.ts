@@ -83,7 +83,8 @@ export interface ConnectionTestResult {
   readonly ok: boolean;
   readonly latency_ms: number;
   readonly counts?: CapabilityCounts;
-  readonly error?: { readonly code: string; readonly message: string };
+  /** `hint`: what to do about it, when the failure says (as a server's last error does). */
+  readonly error?: { readonly code: string; readonly message: string; readonly hint?: string };
 }
 
 export interface CapabilityCatalog {

@@ -35,6 +35,8 @@ describe('a server that cannot start', () => {
     expect(said).toContain(
       'Upstream "ghost" could not start: command not found: /nonexistent/coffer-test-command',
     );
+    // What to do about it, not only where its log is.
+    expect(said).toContain('use an absolute path, or check PATH');
   });
 
   it('quotes why it exited, not its stack trace', async () => {
@@ -61,6 +63,7 @@ describe('a server that cannot start', () => {
     expect(tested.stderr).toContain(
       'Upstream "nobody" could not be reached: nothing is listening there (connection refused)',
     );
+    expect(tested.stderr).toContain('check that it is running and its URL');
   });
 
   it('says a remote server refused the key, instead of an empty message', async () => {

@@ -33,11 +33,15 @@ describe('"Test connection" after a failure', () => {
     await daemon?.stop();
   });
 
-  it('lists the tools once the test connects', async () => {
+  it('says what to do when it fails, and lists the tools once it connects', async () => {
     const { page } = browser;
     await page.goto(await loginLink(daemon));
     await page.goto(`${daemon.baseUrl}/#/servers/late`);
     await page.getByText('Could not load').first().waitFor();
+    // A test that fails says what to do about it, as the server's last error does.
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const failed = page.locator('.notice', { hasText: /Connection failed after \d+ ms/ });
+    await failed.getByText('What to do:', { exact: false }).waitFor();
     writeFileSync(program, `await import(${JSON.stringify(pathToFileURL(fixtureServer).href)});\n`);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText(/Connected in \d+ ms/).waitFor();

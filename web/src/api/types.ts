@@ -111,7 +111,7 @@ export interface ConnectionTest {
   readonly ok: boolean;
   readonly latency_ms: number;
   readonly counts?: Counts;
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: string; readonly message: string; readonly hint?: string };
 }
 
 export interface ActivityEntry {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, errorText, serverPath } from '../api/client.js';
 import type { ConnectionTest } from '../api/types.js';
 import { Notice } from '../components/notice.js';
+import { WhatToDo } from '../components/what-to-do.js';
 import { formatCounts } from '../format.js';
 
 /**
@@ -38,7 +39,10 @@ export function TestResult({ result }: { result: ConnectionTest | { failed: stri
   if (!result.ok) {
     return (
       <Notice tone="error" title={`Connection failed after ${result.latency_ms} ms`}>
-        <code>{result.error?.code}</code> {result.error?.message}
+        <p>
+          <code>{result.error?.code}</code> {result.error?.message}
+        </p>
+        <WhatToDo hint={result.error?.hint} />
       </Notice>
     );
   }
