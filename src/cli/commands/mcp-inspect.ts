@@ -11,25 +11,35 @@ function plural(count: number, one: string): string {
   return `${count} ${one}${count === 1 ? '' : 's'}`;
 }
 
-/** "3 tools, 1 prompt, …"; lists that failed are reported on stderr and fail the command. */
+/** "tools", "tools and prompts", "tools, prompts and resources". */
+function joined(titles: readonly string[]): string {
+  return titles.length < 2
+    ? (titles[0] ?? '')
+    : `${titles.slice(0, -1).join(', ')} and ${titles.at(-1) ?? ''}`;
+}
+
+/**
+ * "3 tools, 1 prompt, …"; lists that failed are reported on stderr and fail the command,
+ * each reason once with the lists it stopped (a server that cannot start fails them all).
+ */
 function reportRefresh(context: CliContext, name: string, capabilities: ServerCapabilities): void {
   const parts: string[] = [];
-  let failed = false;
+  const failures = new Map<string, string[]>();
   for (const [field, title] of capabilitySections) {
     const listing = capabilities[field];
     const noun = title.replace(/s$/, '');
     if (listing.status === 'ok') parts.push(plural(listing.items.length, noun));
     else if (listing.status === 'not-supported') parts.push(`${title} not supported`);
     else {
-      failed = true;
       parts.push(`${title} could not be loaded`);
-      context.stderr.write(
-        `coffer: could not load the ${title} of "${name}": ${listing.error.message}\n`,
-      );
+      const titles = failures.get(listing.error.message) ?? [];
+      failures.set(listing.error.message, [...titles, title]);
     }
   }
   context.stdout.write(`Refreshed "${name}": ${parts.join(', ')}\n`);
-  if (failed) throw new CliExit(ExitCode.UNAVAILABLE);
+  for (const [message, titles] of failures)
+    context.stderr.write(`coffer: could not load the ${joined(titles)} of "${name}": ${message}\n`);
+  if (failures.size > 0) throw new CliExit(ExitCode.UNAVAILABLE);
 }
 
 function reportTest(context: CliContext, name: string, result: ConnectionTestResult): void {

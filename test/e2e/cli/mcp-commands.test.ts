@@ -232,6 +232,14 @@ describe('coffer mcp', () => {
     expect(oneErrorLine(result)).toMatch(/Connection test of "remote" failed/);
   });
 
+  it('refresh of an unreachable server says why once, for every list it stopped', async () => {
+    const result = await cli.run('mcp', 'refresh', 'remote');
+    expect(result.code).toBe(ExitCode.UNAVAILABLE);
+    expect(oneErrorLine(result)).toMatch(
+      /^coffer: could not load the tools, prompts, resources and resource templates of "remote": /,
+    );
+  });
+
   it('refresh lists the capabilities again', async () => {
     expect(await ok('mcp', 'refresh', 'fake')).toMatch(
       /^Refreshed "fake": \d+ tools, 1 prompt, 1 resource, 1 resource template\n$/,
