@@ -118,10 +118,12 @@ describe('a secret is used end to end and found nowhere else', () => {
     expect(test.body.error).toEqual({
       code: 'SECRET_NOT_FOUND',
       message: expect.stringMatching(/needs the secret env "VAULT_TOKEN", which is not set/),
+      hint: 'set it with `coffer secrets set vault --env VAULT_TOKEN`',
     });
     const cli = await runCoffer(daemon.env, ['mcp', 'test', 'vault']);
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toMatch(/VAULT_TOKEN/);
+    expect(cli.stderr).toContain('coffer secrets set vault --env VAULT_TOKEN');
 
     const single = await daemon.client({ server: 'vault' }).catch((error: unknown) => error);
     expect(String(single)).toMatch(/VAULT_TOKEN/);
