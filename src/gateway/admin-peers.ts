@@ -1,11 +1,8 @@
 import type { UpstreamPeer } from '../domain/ports.js';
 import { UpstreamRpcError } from '../domain/ports.js';
+import { LIST_CHANGED } from './capability-kinds.js';
 
-const LIST_CHANGED = new Set([
-  'notifications/tools/list_changed',
-  'notifications/prompts/list_changed',
-  'notifications/resources/list_changed',
-]);
+const listChanged = new Set(LIST_CHANGED);
 
 /**
  * The client side of the admin catalog's upstream connections. No client is behind them,
@@ -32,7 +29,7 @@ export class AdminPeers {
           ),
         ),
       notify: (method) => {
-        if (LIST_CHANGED.has(method)) this.listsChanged(server);
+        if (listChanged.has(method)) this.listsChanged(server);
       },
     };
   }
