@@ -27,8 +27,7 @@ export function capabilityRoutes(services: ApiServices): Hono {
     await requireServer(servers, name);
     await catalog.refresh(name);
     recordAdmin(services, c, { action: 'server.refresh', server: name });
-    announce(services, { type: 'server.changed', server: name });
-    return c.json(await catalog.capabilities(name, { refresh: true }));
+    return c.json(await catalog.capabilities(name));
   });
 
   app.post('/servers/:name/test', async (c) => {

@@ -178,12 +178,11 @@ export const createServices: CreateServices = async ({
     gateway.capabilitiesChanged(server);
     events.emit({ type: 'server.changed', server });
   };
-  // The UI's server page lists again on the announcement: what it listed before the
-  // sign-in was refused, and that refusal would stay on screen until a Refresh.
+  // The refresh tells the UI too, whose server page then lists again: what it listed
+  // before the sign-in was refused, and that refusal would stay until a Refresh.
   signedIn = (server) => {
     catalog
       .refresh(server)
-      .then(() => events.emit({ type: 'server.changed', server }))
       .catch((error: unknown) =>
         logger.warn({ err: error, server }, 'refresh after sign-in failed'),
       );

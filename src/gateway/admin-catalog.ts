@@ -53,7 +53,8 @@ export interface AdminCatalogDeps {
   /**
    * What the UI listed of `server` is out of date: a list answered "could not load" for
    * missing the list deadline has arrived since (a server slow to start on a busy
-   * machine), or the upstream said a list changed. The daemon tells the UI, which lists again.
+   * machine), the upstream said a list changed, or its lists were dropped (a refresh, a
+   * sign-in). The daemon tells the UI, which lists again.
    */
   readonly onListsChanged?: (server: string) => void;
 }
@@ -81,12 +82,8 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     return this.deps.states.status(server);
   }
 
-  async capabilities(
-    name: string,
-    options: { refresh?: boolean } = {},
-  ): Promise<ServerCapabilities> {
+  async capabilities(name: string): Promise<ServerCapabilities> {
     const server = await this.record(name);
-    if (options.refresh === true) await this.refresh(name);
     // One announcement for the lists that arrive late, however many kinds were late:
     // the UI lists every kind again on it.
     const late = this.lateAnnouncement(server.name);
@@ -167,6 +164,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   async refresh(name: string): Promise<void> {
     await this.pool.evict(name);
     this.deps.gateway.capabilitiesChanged(name);
+    this.deps.onListsChanged?.(name);
   }
 
   async forget(name: string): Promise<void> {

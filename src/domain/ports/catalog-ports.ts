@@ -90,10 +90,10 @@ export interface ConnectionTestResult {
 export interface CapabilityCatalog {
   status(server: string): ServerStatus;
   /** Live lists through the admin connection, reconciled with preferences. */
-  capabilities(server: string, options?: { refresh?: boolean }): Promise<ServerCapabilities>;
+  capabilities(server: string): Promise<ServerCapabilities>;
   /** A fresh temporary connection: never reuses nor disturbs live ones. */
   testConnection(server: string): Promise<ConnectionTestResult>;
-  /** Drops cached lists and connections of `server` everywhere (admin and sessions). */
+  /** Drops cached lists and connections of `server` everywhere (admin and sessions), and says so. */
   refresh(server: string): Promise<void>;
   /** The server's definition changed or it was removed: close what is connected to it. */
   forget(server: string): Promise<void>;

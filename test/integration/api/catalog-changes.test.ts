@@ -113,3 +113,23 @@ describe('a server whose tools change while the UI shows them', () => {
     expect(await toolKeys()).toContain('echo_v2');
   });
 });
+
+/**
+ * A refresh (the UI's button, `coffer mcp refresh`, a sign-in) is news to every open page.
+ * Of a server nothing answers for (nothing listens on port 9), so no late list announces it.
+ */
+describe('a refreshed server', () => {
+  it('announces server.changed', async () => {
+    const added = await call('POST', '/servers', {
+      name: 'down',
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+    });
+    expect(added.status).toBe(201);
+    const changed = await listenFor(
+      (event) => event.type === 'server.changed' && event.server === 'down',
+    );
+    expect((await call('POST', '/servers/down/refresh')).status).toBe(200);
+    await changed.heard;
+  });
+});
