@@ -23,13 +23,13 @@ export function recordAdmin(services: ApiServices, c: Context, entry: AdminActio
   const sink = services.audit;
   if (sink === undefined) return;
   try {
-    const agent = c.req.header('user-agent');
+    const who = callerOf(c.req.header('user-agent'));
     sink.record({
       at: services.clock.now().toISOString(),
       trace_id: traceOf(c).traceId,
       session_id: null,
-      client_name: agent === undefined ? null : agent.slice(0, MAX_CLIENT_NAME),
-      client_version: null,
+      client_name: who.name,
+      client_version: who.version,
       server: entry.server,
       capability_type: 'admin',
       capability_key: entry.key ?? null,
@@ -41,6 +41,24 @@ export function recordAdmin(services: ApiServices, c: Context, entry: AdminActio
   } catch {
     // See above: recording is best effort.
   }
+}
+
+/** One `name/version` product token, as the CLI sends (`coffer-cli/0.1.0`). */
+const PRODUCT_TOKEN = /^([A-Za-z0-9._-]{1,60})\/([A-Za-z0-9._+-]{1,40})$/;
+
+/**
+ * A lone product token splits into the name and version columns, as an agent's
+ * clientInfo fills them; anything longer (a browser's) is kept whole as the name.
+ */
+export function callerOf(agent: string | undefined): {
+  name: string | null;
+  version: string | null;
+} {
+  if (agent === undefined) return { name: null, version: null };
+  const token = PRODUCT_TOKEN.exec(agent);
+  if (token?.[1] !== undefined && token[2] !== undefined)
+    return { name: token[1], version: token[2] };
+  return { name: agent.slice(0, MAX_CLIENT_NAME), version: null };
 }
 
 /** Longest capability_key kept for a toggle of many keys. */

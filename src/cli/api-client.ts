@@ -2,6 +2,7 @@ import { cofferPaths, type CofferPaths } from '../config/home.js';
 import type { DaemonInfo } from '../discovery/daemon-record.js';
 import { findDaemon } from '../discovery/inspect-daemon.js';
 import { ensureDaemon } from '../discovery/ensure-daemon.js';
+import { packageVersion } from '../discovery/package-info.js';
 import { CofferError, isErrorCode } from '../domain/errors.js';
 import { daemonRequest, DaemonRequestTimeout, type DaemonAnswer } from './daemon-request.js';
 
@@ -77,6 +78,8 @@ export function createApiClient(daemon: DaemonInfo, options: ApiClientOptions = 
     const headers: Record<string, string> = {
       authorization: `Bearer ${daemon.token}`,
       accept: 'application/json',
+      // Names the CLI in the activity log's admin rows ("who changed this").
+      'user-agent': `coffer-cli/${packageVersion()}`,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let answer: DaemonAnswer;

@@ -12,6 +12,12 @@ import {
 } from '../../support/running-daemon.js';
 import { runCoffer } from '../secrets/run-coffer.js';
 
+const cofferVersion = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
 interface Row {
   id: number;
   trace_id: string | null;
@@ -92,11 +98,11 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
         ['TOOL_DISABLED', 'fx', 'echo'],
       ]);
     const admin = await activityJson(daemon, '--limit', '1000');
-    expect(
-      admin.some(
-        (row) => row.action === 'capability.disable' && row.capability_key === 'tool:echo',
-      ),
-    ).toBe(true);
+    const toggle = admin.find(
+      (row) => row.action === 'capability.disable' && row.capability_key === 'tool:echo',
+    );
+    // The change names who made it: the CLI, with its version, as an agent's call does.
+    expect(toggle).toMatchObject({ client_name: 'coffer-cli', client_version: cofferVersion });
   });
 
   it("one trace id: in the activity row, in coffer.log, and in the upstream's _meta.traceparent", async () => {

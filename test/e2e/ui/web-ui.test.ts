@@ -6,6 +6,7 @@ import { eventually } from '../../support/eventually.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { FIXTURE, launchBrowser, loginLink, screenshot, type Browser } from './browser.js';
 import { toolsOnceListed } from '../../support/listed-tools.js';
+import { runCoffer } from '../secrets/run-coffer.js';
 
 /**
  * The web UI as a user drives it, in Debian's Chromium: log in through `coffer ui`, add
@@ -221,6 +222,12 @@ describe('web UI in Chromium', () => {
     await screenshot(page, 'activity');
     await page.getByLabel('Kind').selectOption('admin');
     await page.locator('tr', { hasText: 'capability.disable' }).first().waitFor();
+    // A change made in the CLI names it, as a change made here names the browser.
+    const refreshed = await runCoffer(daemon.env, ['mcp', 'refresh', 'fixture']);
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    const byCli = page.locator('tr', { hasText: 'server.refresh' }).first();
+    await byCli.waitFor();
+    expect(await byCli.textContent()).toContain('coffer CLI');
   });
 
   it('edits a server: a secret goes to the keychain and the upstream, never back to the page', async () => {

@@ -138,7 +138,7 @@ describe('admin actions are recorded', () => {
     ]);
     for (const row of rows) {
       expect(row).toMatchObject({ server: 'files', capability_type: 'admin', outcome: 'ok' });
-      expect(row.client_name).toBe('coffer-test/1.0');
+      expect(row).toMatchObject({ client_name: 'coffer-test', client_version: '1.0' });
       expect(row.trace_id).toMatch(/^[0-9a-f]{32}$/);
     }
     expect(rows[5]?.capability_key).toBe('tool:write_file,delete');

@@ -11,7 +11,8 @@ function clientOf(entry: ActivityEntry): string | undefined {
   const name = entry.client_name;
   if (name === null) return undefined;
   if (name.startsWith('Mozilla/')) return 'Web browser';
-  if (name === 'node') return 'coffer CLI';
+  // `node` is what the CLI sent before it named itself (rows kept from then).
+  if (name === 'coffer-cli' || name === 'node') return 'coffer CLI';
   return name;
 }
 
