@@ -11,10 +11,12 @@ export interface AdminAction {
   readonly server: string | null;
   /** What inside the server, e.g. `tool:write_file` or `env/API_TOKEN`; never a value. */
   readonly key?: string;
+  /** The error code of an action that was done but did not get what it asked for. */
+  readonly failedWith?: string;
 }
 
 /**
- * Records a successful admin action in the activity log, next to the calls it may
+ * Records an admin action in the activity log, next to the calls it may
  * explain ("the tool vanished at 10:02: someone disabled it at 10:01"). Every API
  * caller holds the same token, so the User-Agent is the best "who" there is. Never
  * throws: an action that happened must not be reported as failed for its log entry.
@@ -35,8 +37,8 @@ export function recordAdmin(services: ApiServices, c: Context, entry: AdminActio
       capability_key: entry.key ?? null,
       action: entry.action,
       duration_ms: null,
-      outcome: 'ok',
-      error_code: null,
+      outcome: entry.failedWith === undefined ? 'ok' : 'error',
+      error_code: entry.failedWith ?? null,
     });
   } catch {
     // See above: recording is best effort.

@@ -1,10 +1,19 @@
 import { Hono } from 'hono';
+import type { ServerCapabilities } from '../domain/ports.js';
 import { recordAdmin, toggleKey } from './admin-audit.js';
 import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { toggleCapabilitiesSchema } from './request-schemas.js';
 import { requireServer } from './server-lookup.js';
+
+/** The error code of the first list that could not be had, if one could not. */
+function failureOf(listed: ServerCapabilities): string | undefined {
+  const { tools, prompts, resources, resource_templates } = listed;
+  for (const listing of [tools, prompts, resources, resource_templates])
+    if (listing.status === 'could-not-load') return listing.error.code;
+  return undefined;
+}
 
 /**
  * /servers/:name/{capabilities,refresh,test}: the admin view of what a server offers.
@@ -26,8 +35,16 @@ export function capabilityRoutes(services: ApiServices): Hono {
     const name = c.req.param('name');
     await requireServer(servers, name);
     await catalog.refresh(name);
-    recordAdmin(services, c, { action: 'server.refresh', server: name });
-    return c.json(await catalog.capabilities(name));
+    const listed = await catalog.capabilities(name);
+    // Recorded as failed when a list it asked for could not be had: the row must not
+    // read "ok" beside a server that cannot start.
+    const failure = failureOf(listed);
+    recordAdmin(services, c, {
+      action: 'server.refresh',
+      server: name,
+      ...(failure === undefined ? {} : { failedWith: failure }),
+    });
+    return c.json(listed);
   });
 
   app.post('/servers/:name/test', async (c) => {

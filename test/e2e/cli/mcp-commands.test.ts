@@ -238,6 +238,13 @@ describe('coffer mcp', () => {
     expect(oneErrorLine(result)).toMatch(
       /^coffer: could not load the tools, prompts, resources and resource templates of "remote": /,
     );
+    // The activity log says so too, where it used to record the refresh as "ok".
+    const log = await ok('activity', '--json', '--server', 'remote');
+    const rows = (JSON.parse(log) as { activity: { action: string; outcome: string }[] })
+      .activity;
+    expect(rows.filter((row) => row.action === 'server.refresh')).toEqual([
+      expect.objectContaining({ outcome: 'error', error_code: 'UPSTREAM_UNAVAILABLE' }),
+    ]);
   });
 
   it('refresh lists the capabilities again', async () => {
