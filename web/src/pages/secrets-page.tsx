@@ -56,7 +56,7 @@ function SetSecretForm(props: {
               ))}
             </select>
           </label>
-          <label>
+          <label className="fit">
             Kind
             <select value={kind} onChange={(e) => setKind(e.target.value as 'env' | 'header')}>
               <option value="env">environment variable</option>
