@@ -2,6 +2,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { traceFields, type Logger } from '../observability/logger.js';
 import { requestTrace } from '../observability/request-trace.js';
+import { logRequestFailure } from '../observability/request-failure.js';
 import type { DaemonApi } from './daemon-api.js';
 import type { DaemonServices } from './daemon-services.js';
 import { guarded, refusal, SERVER_MCP_PATH, type EdgeAccessOptions } from './edge-access.js';
@@ -157,7 +158,7 @@ export function createDaemonEdge(options: DaemonRouterOptions): Edge {
   );
   app.onError((error, c) => {
     const trace = requestTrace(c.env.incoming);
-    logger.error({ err: error, path: c.req.path, ...traceFields(trace) }, 'request failed');
+    logRequestFailure(logger, `${c.req.method} ${c.req.path}`, error, trace);
     if (c.env.outgoing.headersSent) {
       c.env.outgoing.destroy();
       return RESPONSE_ALREADY_SENT;

@@ -20,7 +20,7 @@ import { ProcessSlots } from '../gateway/process-slots.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { ToolPins } from '../gateway/tool-pins.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
-import { traceFields } from '../observability/logger.js';
+import { logRequestFailure } from '../observability/request-failure.js';
 import { createRepositories, openDatabase } from '../store/index.js';
 import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
@@ -149,8 +149,7 @@ export const createServices: CreateServices = async ({
       const line = JSON.stringify({ time: clock.now().toISOString(), ...params }) + '\n';
       sharedRotatingFile(upstreamLogPath(paths, server)).write(line);
     },
-    logFailure: (method, error, trace) =>
-      logger.warn({ err: error, method, ...traceFields(trace) }, 'request failed'),
+    logFailure: (method, error, trace) => logRequestFailure(logger, method, error, trace),
     processSlots,
     sessionIdleMs: settings.sessionIdleMs,
     sessionGraceMs: settings.sessionGraceMs,

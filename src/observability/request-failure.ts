@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import { CofferError, type ErrorCode } from '../domain/errors.js';
+import { traceFields } from './logger.js';
+import type { TraceContext } from './trace-context.js';
+
+/** Failures of what Coffer relays to, not of the caller's request: worth a warning. */
+const UPSTREAM_SIDE: ReadonlySet<ErrorCode> = new Set([
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_SESSION_EXPIRED',
+  'PROCESS_LIMIT_REACHED',
+  'AUTH_REQUIRED',
+  'SECRET_NOT_FOUND',
+  'STORE_FAILURE',
+]);
+
+/**
+ * One line in the daemon log for a request that failed. A CofferError is an outcome
+ * Coffer knows (a disabled tool, an unknown name, an upstream that is down): its code,
+ * message and hint say it all, and its stack would only say where Coffer noticed, so it
+ * is left out; a refusal of the caller's own request is `info`, the client got the
+ * answer. Anything else is a bug: `error`, with the stack.
+ */
+export function logRequestFailure(
+  logger: Logger,
+  method: string,
+  error: unknown,
+  trace?: TraceContext,
+): void {
+  if (error instanceof CofferError && error.code !== 'INTERNAL') {
+    const fields = {
+      method,
+      code: error.code,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      ...traceFields(trace),
+    };
+    const line = `${method} failed: ${error.message}`;
+    if (UPSTREAM_SIDE.has(error.code)) logger.warn(fields, line);
+    else logger.info(fields, line);
+    return;
+  }
+  logger.error({ err: error, method, ...traceFields(trace) }, 'request failed');
+}
