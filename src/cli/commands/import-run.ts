@@ -19,7 +19,7 @@ import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
 import { describeItem } from './agents-import-report.js';
 import { writeJson } from './agents-shared.js';
-import { warnStartProblems } from './start-problems.js';
+import { warnPlannedProblems, warnStartProblems } from './start-problems.js';
 
 /**
  * An import once its entries are read, wherever from (an agent's config, a file in its
@@ -149,6 +149,14 @@ export async function runImportOf(
   const recorded = dryRun || replaceCommand === undefined ? [] : recordedImports(results);
   recordImports(context.paths.home, agent, location, recorded);
   report(context, flags, source.header, results, replaceCommand);
+  if (dryRun)
+    await warnPlannedProblems(
+      context,
+      api,
+      items.flatMap(({ action, server, definition }) =>
+        action === 'add' && definition !== undefined ? [{ server, definition }] : [],
+      ),
+    );
   const added = results.filter(([, outcome]) => outcome.kind === 'added');
   await warnStartProblems(
     context,

@@ -1,4 +1,6 @@
+import { findCommand } from '../../config/command-lookup.js';
 import type { DoctorFinding, FindingCode } from '../../domain/ports.js';
+import type { ServerDefinition } from '../../domain/server-definition.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 
@@ -30,7 +32,46 @@ export async function warnStartProblems(
   }
   for (const finding of report.findings ?? []) {
     if (!servers.includes(finding.subject) || !KNOWN_BEFORE_START.has(finding.code)) continue;
-    const fix = finding.fix === null ? '' : `\n  fix: ${finding.fix}`;
-    context.stderr.write(`coffer: warning: ${finding.subject}: ${finding.message}${fix}\n`);
+    warn(context, finding.subject, finding.message, finding.fix);
+  }
+}
+
+function warn(context: CliContext, server: string, message: string, fix: string | null): void {
+  const advice = fix === null ? '' : `\n  fix: ${fix}`;
+  context.stderr.write(`coffer: warning: ${server}: ${message}${advice}\n`);
+}
+
+/**
+ * Before anything is added (a dry run): the local programs that would not start because
+ * their command is not on the PATH the daemon searches (the doctor report names it), with
+ * the finding's words, so a plan does not read as all good when `uvx` is missing.
+ */
+export async function warnPlannedProblems(
+  context: CliContext,
+  api: ApiClient,
+  planned: readonly { readonly server: string; readonly definition: ServerDefinition }[],
+): Promise<void> {
+  const local = planned.filter(({ definition }) => definition.transport === 'stdio');
+  if (local.length === 0) return;
+  let searchPath: string | null | undefined;
+  try {
+    searchPath = (await api.get<{ search_path?: string | null }>('/doctor')).search_path;
+  } catch {
+    return;
+  }
+  for (const { server, definition } of local) {
+    const command = definition.command ?? '';
+    const options = { platform: process.platform, searchPath: searchPath ?? undefined };
+    const found = findCommand(command, {
+      ...options,
+      ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
+    });
+    if (found !== undefined) continue;
+    warn(
+      context,
+      server,
+      `command not found: ${command} (not on the PATH Coffer searches)`,
+      `install ${command}, then import; or import it and register its full path (\`coffer doctor\` says how)`,
+    );
   }
 }

@@ -129,6 +129,24 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(JSON.stringify(body)).not.toContain(TOKEN);
   });
 
+  it('says in a dry run which local server would not start: its command is not on the PATH', async () => {
+    const snippet = join(root, 'needs-uvx.json');
+    const mcpServers = {
+      fetch: { command: 'coffer-e2e-no-such-uvx', args: ['mcp-server-fetch'] },
+      here: { command: process.execPath, args: [FIXTURE] },
+    };
+    writeFileSync(snippet, JSON.stringify({ mcpServers }));
+    const dry = await coffer('agents', 'import', 'claude-desktop', '--file', snippet, '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(
+      '+ fetch: would add (stdio: coffer-e2e-no-such-uvx mcp-server-fetch)',
+    );
+    expect(dry.stderr.trimEnd().split('\n')).toEqual([
+      'coffer: warning: fetch: command not found: coffer-e2e-no-such-uvx (not on the PATH Coffer searches)',
+      '  fix: install coffer-e2e-no-such-uvx, then import; or import it and register its full path (`coffer doctor` says how)',
+    ]);
+  });
+
   it('sees the same server in a second agent: adds nothing, and install --replace takes it and Coffer over HTTP out', async () => {
     const claudeFile = join(home, '.claude.json');
     const entry = {
