@@ -1,11 +1,25 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { parseConfigFile } from '../../domain/config-file.js';
 import type { ConfigImportPlan } from '../../domain/config-plan.js';
 import { CofferError } from '../../domain/errors.js';
 import { decodeJsonText } from '../../domain/json-text.js';
 import type { CliContext } from '../cli-context.js';
 import { colorsFor } from '../render/colors.js';
 import { renderImportPlan } from '../render/config-plan-lines.js';
+import { warnPlannedProblems } from './start-problems.js';
+
+/** The definitions an import adds or changes the launch of (the daemon took the file). */
+function launchesOf(document: unknown, plan: ConfigImportPlan) {
+  const launching = new Set(
+    plan.changes
+      .filter(({ action, fields }) => action === 'add' || fields.includes('command'))
+      .map(({ server }) => server),
+  );
+  return parseConfigFile(document)
+    .definitions.filter(({ name }) => launching.has(name))
+    .map((definition) => ({ server: definition.name, definition }));
+}
 
 function readConfigFile(file: string): unknown {
   let bytes: Buffer;
@@ -89,5 +103,6 @@ export function registerConfigCommands(program: Command, context: CliContext): v
           ? `${JSON.stringify(plan, null, 2)}\n`
           : renderImportPlan(plan, plan.dry_run, colorsFor(context.stdout, context.env)),
       );
+      await warnPlannedProblems(context, api, launchesOf(document, plan));
     });
 }

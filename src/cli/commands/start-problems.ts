@@ -42,9 +42,10 @@ function warn(context: CliContext, server: string, message: string, fix: string 
 }
 
 /**
- * Before anything is added (a dry run): the local programs that would not start because
- * their command is not on the PATH the daemon searches (the doctor report names it), with
- * the finding's words, so a plan does not read as all good when `uvx` is missing.
+ * The local programs of a plan that would not start because their command is not on the
+ * PATH the daemon searches (the doctor report names it), in the doctor's words: before
+ * anything is added (a dry run), or for a config import, whose plan already lists the
+ * secrets to set (the doctor's other findings would say them twice).
  */
 export async function warnPlannedProblems(
   context: CliContext,
@@ -71,7 +72,7 @@ export async function warnPlannedProblems(
       context,
       server,
       `command not found: ${command} (not on the PATH Coffer searches)`,
-      `install ${command}, then import; or import it and register its full path (\`coffer doctor\` says how)`,
+      `install ${command}, or register its full path (\`coffer doctor\` says how)`,
     );
   }
 }

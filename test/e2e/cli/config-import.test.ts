@@ -88,6 +88,11 @@ describe('coffer config export / import', () => {
     expect(dry.stdout).toContain('policy tool merge_pr: ask (added)');
     expect(dry.stdout).toContain('coffer secrets set github --env GITHUB_TOKEN');
     expect(dry.stdout).toContain('Dry run: nothing was changed.');
+    // `gh-mcp` is on no PATH: the other machine is told before it relies on that server.
+    expect(dry.stderr).toBe(
+      'coffer: warning: github: command not found: gh-mcp (not on the PATH Coffer searches)\n' +
+        '  fix: install gh-mcp, or register its full path (`coffer doctor` says how)\n',
+    );
     const listed = await target.run('mcp', 'list', '--json');
     expect(JSON.parse(listed.stdout)).toEqual({ servers: [] });
   });
@@ -96,7 +101,10 @@ describe('coffer config export / import', () => {
     const first = await target.run('config', 'import', file());
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('Imported.');
+    expect(first.stderr).toContain('github: command not found: gh-mcp');
+    expect(first.stderr).not.toContain('files:');
     const again = await target.run('config', 'import', file(), '--json');
+    expect(again.stderr).toBe('');
     const plan = JSON.parse(again.stdout) as { changes: { action: string }[] };
     expect(plan.changes.map((change) => change.action)).toEqual(['unchanged', 'unchanged']);
     const reexported = await target.run('config', 'export');
