@@ -3,6 +3,7 @@ import { agentCatalog } from './catalog/index.js';
 import type { ParseProblem } from './documents/config-document.js';
 import { loadConfig } from './documents/load-document.js';
 import { COFFER_ENTRY, isCofferEntry } from './install-plan.js';
+import { distinctLocations } from './locations.js';
 import type { AgentContext, AgentDefinition, ConfigLocation } from './types.js';
 
 /** What `coffer agents list` shows: which agents are here, their files, and Coffer's place in them. */
@@ -35,7 +36,9 @@ export function locationStatus(agent: AgentDefinition, location: ConfigLocation)
 }
 
 export function agentStatus(agent: AgentDefinition, context: AgentContext): AgentStatus {
-  const locations = agent.locations(context).map((location) => locationStatus(agent, location));
+  const locations = distinctLocations(agent.locations(context)).map((location) =>
+    locationStatus(agent, location),
+  );
   const present =
     locations.some((status) => status.exists) ||
     agent.markers(context).some((marker) => existsSync(marker));

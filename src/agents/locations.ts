@@ -23,6 +23,21 @@ export function chooseLocation(
 }
 
 /**
+ * Each file (and servers key in it) once: run from the home folder, a project's file can
+ * be the user's own (Cursor's `~/.cursor/mcp.json`), which would list as two configs with
+ * the same servers, and report what is in it twice. The first scope, the user's, names it.
+ */
+export function distinctLocations(locations: readonly ConfigLocation[]): ConfigLocation[] {
+  const seen = new Set<string>();
+  return locations.filter((location) => {
+    const key = JSON.stringify([location.path, location.serversKey]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
  * A file of the agent's format that is not one of its configs (`coffer agents import
  * <agent> --file`): a server's README snippet, a colleague's config. Read as the agent's
  * first location is, under the same servers key.

@@ -1,5 +1,6 @@
 import { agentCatalog } from './catalog/index.js';
 import { loadConfig } from './documents/load-document.js';
+import { distinctLocations } from './locations.js';
 import { overHttpEntry } from './over-http-entry.js';
 import type { AgentContext, AgentDefinition, ConfigLocation } from './types.js';
 
@@ -51,6 +52,8 @@ function staleIn(
 /** Every enabled entry, in every agent's files, that sends this daemon a token not its own. */
 export function staleTokenEntries(context: AgentContext, daemon: RunningDaemon): StaleTokenEntry[] {
   return agentCatalog.flatMap((agent) =>
-    agent.locations(context).flatMap((location) => staleIn(agent, location, daemon)),
+    distinctLocations(agent.locations(context)).flatMap((location) =>
+      staleIn(agent, location, daemon),
+    ),
   );
 }

@@ -138,3 +138,24 @@ describe('Claude Code local scope', () => {
     }
   });
 });
+
+describe('run from the home folder', () => {
+  it('lists a file that is both the user and the project config once, as the user one', () => {
+    const home = fakeHome('linux');
+    try {
+      const context = { ...home.context, cwd: home.context.homeDir };
+      const cursor = findAgent('cursor');
+      const paths = cursor.locations(context).map((location) => location.path);
+      expect(new Set(paths).size).toBeLessThan(paths.length);
+      const listed = agentStatus(cursor, context).locations;
+      expect(listed.map(({ location }) => [location.scope, location.path])).toEqual([
+        ['user', join(home.context.homeDir, '.cursor', 'mcp.json')],
+      ]);
+      // Claude Code's local entries live in the user's file under another key: both stay.
+      const claude = agentStatus(findAgent('claude-code'), context).locations;
+      expect(claude.map(({ location }) => location.scope)).toEqual(['user', 'project', 'local']);
+    } finally {
+      home.cleanup();
+    }
+  });
+});

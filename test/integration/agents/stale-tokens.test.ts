@@ -55,4 +55,13 @@ describe('staleTokenEntries', () => {
     ]);
     expect(found[1]?.location).toEqual(chooseLocation(claude, home.context, 'local'));
   });
+
+  it('names an entry once when the project is the home folder (one file, two scopes)', () => {
+    write(join(home.context.homeDir, '.cursor', 'mcp.json'), {
+      mcpServers: { old: { url, headers: bearer('from-yesterday') } },
+    });
+    const fromHome = { ...home.context, cwd: home.context.homeDir };
+    const found = staleTokenEntries(fromHome, daemon);
+    expect(found.map(({ location, name }) => [location.scope, name])).toEqual([['user', 'old']]);
+  });
 });
