@@ -5,6 +5,7 @@ import type {
   AgentChangeResult,
   AgentImportOptions,
   AgentImportPlan,
+  AgentListOptions,
   AgentScope,
   AgentSetup,
   AgentView,
@@ -15,7 +16,7 @@ import { findAgent } from './catalog/index.js';
 import { installSummary, uninstallSummary } from './change-summary.js';
 import { describeProblem, requireConfig } from './documents/load-document.js';
 import { snippetServers } from './documents/snippet.js';
-import { planImport } from './import-plan.js';
+import { planImport, type ImportAction } from './import-plan.js';
 import { importedFrom, recordImports } from './import-records.js';
 import { applyInstall } from './install-apply.js';
 import type { InstallPlan } from './install-plan.js';
@@ -43,7 +44,26 @@ export interface AgentSetupOptions {
   readonly ownPort?: number;
 }
 
-function locationView(status: LocationStatus) {
+/** Adds it (a clash under another name), or notes it as served by Coffer for --replace. */
+const IMPORT_ACTS_ON: ReadonlySet<ImportAction> = new Set(['add', 'clash', 'same']);
+
+/** How many of a file's entries an import would act on now (see AgentLocationView). */
+function toImport(
+  cofferHome: string,
+  agent: AgentDefinition,
+  status: LocationStatus,
+  options: AgentListOptions,
+): number {
+  if (!status.exists || status.problem !== undefined || status.servers === 0) return 0;
+  const { location } = status;
+  const servers = requireConfig(location).document.servers(location.serversKey) ?? {};
+  const imported = importedFrom(cofferHome, location);
+  return planImport(agent, servers, { ...options, imported }).filter(({ action }) =>
+    IMPORT_ACTS_ON.has(action),
+  ).length;
+}
+
+function locationView(status: LocationStatus, toImport: number) {
   const { location } = status;
   return {
     scope: location.scope,
@@ -52,19 +72,23 @@ function locationView(status: LocationStatus) {
     exists: status.exists,
     servers: status.servers,
     coffer_installed: status.installed,
+    to_import: toImport,
     ...(status.problem === undefined
       ? {}
       : { problem: describeProblem(location.path, status.problem) }),
   };
 }
 
-function agentView(status: AgentStatus): AgentView {
+function agentView(cofferHome: string, status: AgentStatus, options: AgentListOptions): AgentView {
+  const { agent } = status;
   return {
-    id: status.agent.id,
-    name: status.agent.displayName,
+    id: agent.id,
+    name: agent.displayName,
     present: status.present,
-    docs: status.agent.docs,
-    locations: status.locations.map(locationView),
+    docs: agent.docs,
+    locations: status.locations.map((location) =>
+      locationView(location, toImport(cofferHome, agent, location, options)),
+    ),
   };
 }
 
@@ -166,7 +190,8 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
   };
 
   return {
-    list: () => agentStatuses(context).map(agentView),
+    list: (listOptions) =>
+      agentStatuses(context).map((status) => agentView(cofferHome, status, listOptions)),
 
     preview(change, id, scope, changeOptions) {
       const [agent, location] = locate(id, scope);

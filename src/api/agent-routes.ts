@@ -38,7 +38,11 @@ export function agentRoutes(services: ApiServices): Hono {
     return services.agents;
   };
 
-  app.get('/agents', async (c) => c.json({ agents: await setup().list() }));
+  app.get('/agents', async (c) => {
+    const { known, ownPort } = await importOptions(services, { rename: false });
+    const options = { known, ...(ownPort === undefined ? {} : { ownPort }) };
+    return c.json({ agents: await setup().list(options) });
+  });
 
   for (const change of changes) {
     app.post(`/agents/:id/${change}/preview`, async (c) => {

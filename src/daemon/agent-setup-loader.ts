@@ -10,7 +10,7 @@ export function lazyAgentSetup(load: () => Promise<SyncAgentSetup>): AgentSetup 
   let loading: Promise<SyncAgentSetup> | undefined;
   const setup = () => (loading ??= load());
   return {
-    list: async () => (await setup()).list(),
+    list: async (...args) => (await setup()).list(...args),
     preview: async (...args) => (await setup()).preview(...args),
     apply: async (...args) => (await setup()).apply(...args),
     planImport: async (...args) => (await setup()).planImport(...args),

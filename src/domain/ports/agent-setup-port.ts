@@ -17,6 +17,12 @@ export interface AgentLocationView {
   /** Entries other than Coffer's own. */
   readonly servers: number;
   readonly coffer_installed: boolean;
+  /**
+   * Of those, the ones an import would still act on: add (a name clash under another
+   * name), or note as served by Coffer when it has the same server (for `install
+   * --replace`). 0 once every entry was imported or noted.
+   */
+  readonly to_import: number;
   /** `<path>:<line>:<column>: <reason>` when the file does not parse (it is then never edited). */
   readonly problem?: string;
 }
@@ -99,8 +105,14 @@ export interface AgentImportOptions {
 }
 
 /** Asynchronous: the daemon loads the agent layer (file parsers, WebAssembly) on first use. */
+/** What the agents' entries are compared with: the servers Coffer has, and its port. */
+export interface AgentListOptions {
+  readonly known: readonly KnownServer[];
+  readonly ownPort?: number;
+}
+
 export interface AgentSetup {
-  list(): Promise<AgentView[]>;
+  list(options: AgentListOptions): Promise<AgentView[]>;
   preview(
     change: AgentChangeKind,
     agent: string,

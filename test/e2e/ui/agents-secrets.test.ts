@@ -84,6 +84,9 @@ describe('Agents and Secrets pages in Chromium', () => {
     );
     expect(await page.content()).not.toContain(TOKEN);
     await preview.getByRole('button', { name: 'Close' }).click();
+    // Nothing is left to import from that file: the card says so and offers no import.
+    await cursorCard().getByText('1 other server, in Coffer').waitFor();
+    expect(await cursorCard().getByRole('button', { name: 'Import…' }).count()).toBe(0);
   });
 
   it('previews the install as a diff with values masked, then installs', async () => {
@@ -123,6 +126,8 @@ describe('Agents and Secrets pages in Chromium', () => {
     await preview.getByRole('button', { name: 'Uninstall now' }).click();
     await cursorCard().getByText('Coffer not installed').waitFor();
     expect(readFileSync(cursorFile, 'utf8')).toBe(original);
+    // The entry is back in the file, and Coffer still has it.
+    await cursorCard().getByText('1 other server, in Coffer').waitFor();
   });
 
   it('says at once when an imported server cannot start: its command is not on the PATH', async () => {
@@ -173,6 +178,8 @@ describe('Agents and Secrets pages in Chromium', () => {
     const plan = await daemon.api('POST', '/agents/vscode/install/preview', { replace: true });
     expect(plan.body.preview.summary).toContain('- would remove "fx" (now served by Coffer)');
     await preview.getByRole('button', { name: 'Close' }).click();
+    await card.getByText('1 other server, in Coffer').waitFor();
+    expect(await card.getByRole('button', { name: 'Import…' }).count()).toBe(0);
 
     // The same file reaching this daemon over HTTP too: the preview names that entry.
     const self = { type: 'http', url: `http://127.0.0.1:${daemon.port}/mcp` };

@@ -219,6 +219,8 @@ export interface AgentLocation {
   readonly exists: boolean;
   readonly servers: number;
   readonly coffer_installed: boolean;
+  /** Of `servers`, those an import would still add, or note as served by Coffer. */
+  readonly to_import: number;
   readonly problem?: string;
 }
 

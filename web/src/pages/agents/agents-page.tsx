@@ -18,6 +18,14 @@ function shownLocations(agent: Agent): AgentLocation[] {
   return existing.length > 0 ? existing : agent.locations.slice(0, 1);
 }
 
+/** "3 other servers", and whether an import has anything left to do ("all in Coffer"). */
+function serverCount({ servers, to_import }: AgentLocation): string {
+  const count = `${servers} other server${servers === 1 ? '' : 's'}`;
+  if (servers === 0 || to_import === servers) return count;
+  if (to_import === 0) return `${count}, ${servers === 1 ? 'in' : 'all in'} Coffer`;
+  return `${count}, ${to_import} to import`;
+}
+
 function scopeText(location: AgentLocation): string {
   return location.label === undefined ? location.scope : `${location.scope}, ${location.label}`;
 }
@@ -49,16 +57,12 @@ function LocationRow(props: {
         ) : (
           <span className="badge badge-idle">Coffer not installed</span>
         )}
-        {location.exists && (
-          <span className="counts">
-            {location.servers} other server{location.servers === 1 ? '' : 's'}
-          </span>
-        )}
+        {location.exists && <span className="counts">{serverCount(location)}</span>}
         {location.problem !== undefined && <p className="last-error">{location.problem}</p>}
       </div>
       {location.problem === undefined && (
         <div className="agent-actions">
-          {location.servers > 0 && (
+          {location.to_import > 0 && (
             <button
               type="button"
               className="button"
