@@ -11,6 +11,7 @@ import type {
   AgentView,
 } from '../domain/ports.js';
 import { CofferError } from '../domain/errors.js';
+import { agentDoctor } from './agent-doctor.js';
 import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-status.js';
 import { findAgent } from './catalog/index.js';
 import { installSummary, uninstallSummary } from './change-summary.js';
@@ -192,6 +193,8 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
   return {
     list: (listOptions) =>
       agentStatuses(context).map((status) => agentView(cofferHome, status, listOptions)),
+
+    doctor: (daemon) => agentDoctor(context, daemon),
 
     preview(change, id, scope, changeOptions) {
       const [agent, location] = locate(id, scope);

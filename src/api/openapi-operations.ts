@@ -235,7 +235,14 @@ export const operations: Record<string, Record<string, Operation>> = {
   '/doctor': {
     get: {
       summary:
-        'Health report (coffer doctor): versions, port, keychain, per server its command, state, last start and error; findings with stable codes and fixes',
+        'Health report (coffer doctor): versions, port, keychain, per server its command, state, last start and error, the agents; findings with stable codes and fixes',
+      query: [
+        {
+          name: 'agents',
+          description: 'no: leave the agents and their findings out (default yes)',
+          schema: { type: 'string', enum: ['yes', 'no'] },
+        },
+      ],
       ok: [200, 'DoctorReport'],
     },
   },

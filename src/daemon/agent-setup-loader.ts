@@ -11,6 +11,7 @@ export function lazyAgentSetup(load: () => Promise<SyncAgentSetup>): AgentSetup 
   const setup = () => (loading ??= load());
   return {
     list: async (...args) => (await setup()).list(...args),
+    doctor: async (...args) => (await setup()).doctor(...args),
     preview: async (...args) => (await setup()).preview(...args),
     apply: async (...args) => (await setup()).apply(...args),
     planImport: async (...args) => (await setup()).planImport(...args),

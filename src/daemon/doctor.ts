@@ -1,4 +1,5 @@
 import type {
+  DoctorAgent,
   DoctorFinding,
   DoctorReport,
   DoctorServer,
@@ -36,12 +37,17 @@ export interface DoctorDeps {
   readonly platform: string;
   /** A server's tools held back for a changed definition, from the pin records (issue 20). */
   readonly heldTools?: (server: string) => Promise<readonly string[]>;
+  /** The agents' files, checked from the daemon's folder (src/agents/agent-doctor.ts). */
+  readonly agents?: () => Promise<{
+    readonly agents: readonly DoctorAgent[];
+    readonly findings: readonly DoctorFinding[];
+  }>;
 }
 
-/** The daemon's half of `coffer doctor` (GET /api/v1/doctor); the CLI adds the agents. */
+/** The daemon's `coffer doctor` (GET /api/v1/doctor): itself, its servers, the agents' files. */
 export function createDoctor(deps: DoctorDeps): DoctorSource {
   return {
-    report: async () => {
+    report: async (options = {}) => {
       const [records, keychain, searchPath] = await Promise.all([
         deps.servers.list(),
         deps.secrets.backend(),
@@ -69,6 +75,11 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
         if (changed !== undefined) findings.push(changed);
       });
       findings.push(...duplicateFindings(records), ...plainCredentialFindings(records));
+      // Files that cannot be read are the agents check's own findings; a check that
+      // fails outright leaves the agents out and the rest of the report standing.
+      const agents =
+        options.agents === false ? undefined : await deps.agents?.().catch(() => undefined);
+      if (agents !== undefined) findings.push(...agents.findings);
       const report: DoctorReport = {
         coffer_version: deps.versions.coffer,
         node_version: deps.versions.node,
@@ -81,6 +92,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
         keychain,
         search_path: searchPath ?? null,
         servers,
+        ...(agents === undefined ? {} : { agents: agents.agents }),
         findings,
       };
       return report;

@@ -198,6 +198,15 @@ export const createServices: CreateServices = async ({
       gateway.serversChanged();
     },
   };
+  const agentSetup = lazyAgentSetup(async () => {
+    const agents = await import('../agents/index.js');
+    return agents.createAgentSetup({
+      cofferHome: paths.home,
+      context: agents.agentContextFrom(process.env),
+      launch: agents.shimLaunch(process.env, defaultBinaryPath()),
+      ownPort: port,
+    });
+  });
   const api = createApiApp({
     ...repositories,
     ownPort: port,
@@ -232,16 +241,9 @@ export const createServices: CreateServices = async ({
       versions: { coffer: version, node: process.version },
       platform: process.platform,
       heldTools: async (server) => [...(await pins.waiting(server))],
+      agents: () => agentSetup.doctor({ port, token }),
     }),
-    agents: lazyAgentSetup(async () => {
-      const agents = await import('../agents/index.js');
-      return agents.createAgentSetup({
-        cofferHome: paths.home,
-        context: agents.agentContextFrom(process.env),
-        launch: agents.shimLaunch(process.env, defaultBinaryPath()),
-        ownPort: port,
-      });
-    }),
+    agents: agentSetup,
   });
 
   let closing = false;

@@ -1,12 +1,5 @@
 import type { Command } from 'commander';
-import {
-  checkShims,
-  COFFER_ENTRY,
-  describeLocation,
-  staleTokenEntries,
-  type ShimCheck,
-  type StaleTokenEntry,
-} from '../../agents/index.js';
+import { AGENT_FINDINGS, agentDoctor } from '../../agents/index.js';
 import type { DaemonInfo } from '../../discovery/index.js';
 import { packageVersion } from '../../discovery/package-info.js';
 import { isCofferError } from '../../domain/errors.js';
@@ -23,7 +16,7 @@ async function daemonReport(
 ): Promise<{ report: DoctorReport; daemon: DaemonInfo } | { finding: DoctorFinding }> {
   try {
     const api = await context.api();
-    return { report: await api.get<DoctorReport>('/doctor'), daemon: api.daemon };
+    return { report: await api.get<DoctorReport>('/doctor?agents=no'), daemon: api.daemon };
   } catch (error) {
     if (!isCofferError(error)) throw error;
     return {
@@ -38,57 +31,19 @@ async function daemonReport(
   }
 }
 
-function agentFindings(checks: readonly ShimCheck[]): DoctorFinding[] {
-  return checks.flatMap((check): DoctorFinding[] => {
-    const where = describeLocation(check.location);
-    if (check.unreadable)
-      return [
-        {
-          code: 'AGENT_CONFIG_UNREADABLE',
-          level: 'warn',
-          subject: check.agent.id,
-          message: `${check.agent.displayName}: ${where} does not parse, so Coffer cannot check or edit it`,
-          fix: `fix the file by hand, then: coffer agents list`,
-        },
-      ];
-    if (check.problem === undefined) return [];
-    return [
-      {
-        code: 'AGENT_SHIM_BROKEN',
-        level: 'fail',
-        subject: check.agent.id,
-        message: `${check.agent.displayName} (${where}): ${check.problem}`,
-        fix: `coffer agents install ${check.agent.id}`,
-      },
-    ];
-  });
-}
-
-function staleTokenFinding({ agent, location, name }: StaleTokenEntry): DoctorFinding {
-  const scope = location.scope === 'user' ? '' : ` --scope ${location.scope}`;
-  // The "coffer" entry itself is replaced by install; another one goes with --replace.
-  const replace = name === COFFER_ENTRY ? '' : ' --replace';
-  return {
-    code: 'AGENT_TOKEN_STALE',
-    level: 'fail',
-    subject: agent.id,
-    message: `${agent.displayName} (${describeLocation(location)}): "${name}" reaches Coffer over HTTP with an old token (the daemon makes a new one at each start), so Coffer refuses it`,
-    fix: `coffer agents install ${agent.id}${scope}${replace}: the shim entry reads the current token itself`,
-  };
-}
-
-/** Everything `coffer doctor` prints: the daemon's report plus the CLI's own checks. */
+/**
+ * Everything `coffer doctor` prints: the daemon's report, with the agents' files checked
+ * from the folder the CLI runs in (its project files) in place of the daemon's own check
+ * from the home folder, so that none is said twice.
+ */
 export async function diagnose(context: CliContext): Promise<DoctorOutput> {
   const found = await daemonReport(context);
-  const agents = agentContext(context);
-  const checks = checkShims(agents);
   const report = 'report' in found ? found.report : undefined;
-  const stale = 'daemon' in found ? staleTokenEntries(agents, found.daemon) : [];
+  const agents = agentDoctor(agentContext(context), 'daemon' in found ? found.daemon : undefined);
   const findings = [
     ...('finding' in found ? [found.finding] : []),
-    ...(report?.findings ?? []),
-    ...agentFindings(checks),
-    ...stale.map(staleTokenFinding),
+    ...(report?.findings ?? []).filter((finding) => !AGENT_FINDINGS.has(finding.code)),
+    ...agents.findings,
   ];
   return {
     ok: findings.every((finding) => finding.level !== 'fail'),
@@ -99,15 +54,7 @@ export async function diagnose(context: CliContext): Promise<DoctorOutput> {
     keychain: report?.keychain ?? null,
     search_path: report?.search_path ?? null,
     servers: report?.servers ?? [],
-    agents: checks
-      .filter((check) => !check.unreadable)
-      .map((check) => ({
-        id: check.agent.id,
-        name: check.agent.displayName,
-        config: check.location.path,
-        shim_ok: check.problem === undefined,
-        problem: check.problem ?? null,
-      })),
+    agents: agents.agents,
     findings,
   };
 }

@@ -26,7 +26,7 @@ export async function warnStartProblems(
   if (servers.length === 0) return;
   let report: { findings?: readonly DoctorFinding[] };
   try {
-    report = await api.get<{ findings?: DoctorFinding[] }>('/doctor');
+    report = await api.get<{ findings?: DoctorFinding[] }>('/doctor?agents=no');
   } catch {
     return;
   }
@@ -56,7 +56,7 @@ export async function warnPlannedProblems(
   if (local.length === 0) return;
   let searchPath: string | null | undefined;
   try {
-    searchPath = (await api.get<{ search_path?: string | null }>('/doctor')).search_path;
+    searchPath = (await api.get<{ search_path?: string | null }>('/doctor?agents=no')).search_path;
   } catch {
     return;
   }

@@ -1,4 +1,4 @@
-import type { DoctorFinding, DoctorReport, DoctorServer } from '../../domain/ports.js';
+import type { DoctorAgent, DoctorFinding, DoctorReport, DoctorServer } from '../../domain/ports.js';
 import type { Colors } from './colors.js';
 
 /** `coffer doctor --json`: the daemon's report (null parts when it is not running) plus agents. */
@@ -11,13 +11,7 @@ export interface DoctorOutput {
   readonly keychain: DoctorReport['keychain'] | null;
   readonly search_path: string | null;
   readonly servers: readonly DoctorServer[];
-  readonly agents: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly config: string;
-    readonly shim_ok: boolean;
-    readonly problem: string | null;
-  }[];
+  readonly agents: readonly DoctorAgent[];
   readonly findings: readonly DoctorFinding[];
 }
 

@@ -4,6 +4,7 @@
  * secret: a file's text is shown with every env and header value masked.
  */
 import type { KnownServer } from '../same-launch.js';
+import type { DoctorAgent, DoctorFinding } from './doctor-port.js';
 import type { ServerDefinition } from '../server-definition.js';
 
 export type AgentScope = 'user' | 'project' | 'local';
@@ -113,6 +114,14 @@ export interface AgentListOptions {
 
 export interface AgentSetup {
   list(options: AgentListOptions): Promise<AgentView[]>;
+  /** The doctor's checks of the agents' files; `daemon`: entries reaching it over HTTP. */
+  doctor(daemon: {
+    readonly port: number;
+    readonly token: string;
+  }): Promise<{
+    readonly agents: readonly DoctorAgent[];
+    readonly findings: readonly DoctorFinding[];
+  }>;
   preview(
     change: AgentChangeKind,
     agent: string,

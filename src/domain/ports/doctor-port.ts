@@ -51,7 +51,20 @@ export interface DoctorServer {
   readonly last_error: LastError | null;
 }
 
-/** What the daemon knows about itself; the CLI adds its own findings (agents) to it. */
+/** An agent Coffer is installed in, and whether its entry still runs a working shim. */
+export interface DoctorAgent {
+  readonly id: string;
+  readonly name: string;
+  /** The config file holding the entry. */
+  readonly config: string;
+  readonly shim_ok: boolean;
+  readonly problem: string | null;
+}
+
+/**
+ * What the daemon knows: itself, its servers, and the agents' files as seen from its own
+ * folder (the home folder; the CLI checks those of the folder it runs in instead).
+ */
 export interface DoctorReport {
   readonly coffer_version: string;
   readonly node_version: string;
@@ -65,9 +78,12 @@ export interface DoctorReport {
   /** The PATH stdio commands are found on (the login shell's, merged with the inherited one). */
   readonly search_path: string | null;
   readonly servers: readonly DoctorServer[];
+  /** Absent when the agents' files could not be read (the rest of the report stands). */
+  readonly agents?: readonly DoctorAgent[];
   readonly findings: readonly DoctorFinding[];
 }
 
 export interface DoctorSource {
-  report(): Promise<DoctorReport>;
+  /** `agents: false` leaves the agents' files unread (default true). */
+  report(options?: { readonly agents?: boolean }): Promise<DoctorReport>;
 }

@@ -95,6 +95,32 @@ describe('coffer doctor', () => {
       ]),
     );
     expect(output.agents).toEqual([expect.objectContaining({ id: 'cursor', shim_ok: false })]);
+    // The daemon reads the same file; the CLI's own check stands for it, said once.
+    const broken = output.findings.filter((finding) => finding.code === 'AGENT_SHIM_BROKEN');
+    expect(broken).toHaveLength(1);
+  });
+
+  it("serves the agents' check in the API's report, and leaves it out when asked", async () => {
+    const record = join(cli.env['COFFER_HOME'] ?? '', 'daemon.json');
+    const { port, token } = JSON.parse(readFileSync(record, 'utf8')) as DaemonRecord;
+    const get = async (query: string) => {
+      const url = `http://127.0.0.1:${port}/api/v1/doctor${query}`;
+      const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const full = await get('');
+    expect(full.body['agents']).toEqual([
+      expect.objectContaining({ id: 'cursor', shim_ok: false }),
+    ]);
+    expect(JSON.stringify(full.body['findings'])).toContain('AGENT_SHIM_BROKEN');
+    const servers = await get('?agents=no');
+    expect(servers.body).not.toHaveProperty('agents');
+    expect(JSON.stringify(servers.body['findings'])).not.toContain('AGENT_');
+    const bad = await get('?agents=maybe');
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_INPUT', message: 'agents must be yes or no, not "maybe"' } },
+    });
   });
 
   it('says the same in words', async () => {

@@ -21,6 +21,7 @@ interface Report {
 describe('Doctor page in Chromium', () => {
   let scratch: string;
   let shellBin: string;
+  let home: string;
   let daemon: RunningDaemon;
   let browser: Browser;
   let page: Page;
@@ -39,7 +40,16 @@ describe('Doctor page in Chromium', () => {
     );
     chmodSync(shell, 0o755);
     // A short inherited PATH, so the page (and its screenshot) lists a PATH any machine has.
-    daemon = await startDaemon({ SHELL: shell, COFFER_KEYCHAIN: 'file', PATH: '/usr/bin:/bin' });
+    // A home of its own: the report reads the agents' files there, never the user's.
+    home = join(scratch, 'home');
+    mkdirSync(home);
+    daemon = await startDaemon({
+      SHELL: shell,
+      COFFER_KEYCHAIN: 'file',
+      PATH: '/usr/bin:/bin',
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+    });
     const added = await daemon.api('POST', '/servers', {
       name: 'healthy',
       transport: 'stdio',
@@ -166,6 +176,28 @@ describe('Doctor page in Chromium', () => {
     await row.locator('.badge-disabled').waitFor();
     expect((await daemon.api('POST', '/servers/healthy/enable')).status).toBe(200);
     await row.locator('.badge-disabled').waitFor({ state: 'detached' });
+  });
+
+  it('names an agent whose Coffer entry no longer runs, with the fix', async () => {
+    const agents = page.locator('table.doctor-agents');
+    await page.getByText('Coffer is not installed in any agent yet.').waitFor();
+    const cursorFile = join(home, '.cursor', 'mcp.json');
+    mkdirSync(join(home, '.cursor'));
+    const moved = {
+      command: process.execPath,
+      args: [join(scratch, 'moved', 'coffer.js'), 'shim'],
+    };
+    writeFileSync(cursorFile, JSON.stringify({ mcpServers: { coffer: moved } }));
+    await page.getByRole('button', { name: 'Check again' }).click();
+    const finding = page.locator('.finding-fail', { hasText: 'AGENT_SHIM_BROKEN' });
+    await finding.getByText(/its Coffer script .*coffer\.js is not there/).waitFor();
+    await finding.getByText('coffer agents install cursor', { exact: true }).waitFor();
+    const row = agents.locator('tbody tr', { hasText: 'Cursor' });
+    await row.getByText(cursorFile).waitFor();
+    await row.locator('.doctor-missing', { hasText: 'is not there' }).waitFor();
+    rmSync(join(home, '.cursor'), { recursive: true });
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await verdict().getByRole('heading', { name: 'Working, with 1 worth knowing' }).waitFor();
   });
 
   it('fits a narrow screen, the menu wrapped with every section on it', async () => {

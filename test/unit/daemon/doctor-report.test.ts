@@ -45,7 +45,11 @@ function doctor(records: ServerRecord[], overrides: Partial<DoctorDeps> = {}) {
     platform: 'linux',
     ...overrides,
   };
-  return { report: () => createDoctor(deps).report(), states, stored };
+  return {
+    report: (options?: { agents?: boolean }) => createDoctor(deps).report(options),
+    states,
+    stored,
+  };
 }
 
 describe('the doctor report', () => {
@@ -254,6 +258,35 @@ describe('the doctor report', () => {
       heldTools: () => Promise.reject(new Error('database is locked')),
     });
     expect((await report()).findings).toEqual([]);
+  });
+
+  it("adds the agents' check, unless asked without it, and stands when that check fails", async () => {
+    const shim = {
+      code: 'AGENT_SHIM_BROKEN' as const,
+      level: 'fail' as const,
+      subject: 'cursor',
+      message: 'Cursor (~/.cursor/mcp.json [user]): it runs /old/node, which is not there',
+      fix: 'coffer agents install cursor',
+    };
+    const cursor = { id: 'cursor', name: 'Cursor', config: '/h/.cursor/mcp.json' };
+    const agent = { ...cursor, shim_ok: false, problem: 'it runs /old/node, which is not there' };
+    let asked = 0;
+    const agents = () => {
+      asked += 1;
+      return Promise.resolve({ agents: [agent], findings: [shim] });
+    };
+    const { report } = doctor([record('files')], { agents });
+    expect(await report()).toMatchObject({ agents: [agent], findings: [shim] });
+    const without = await report({ agents: false });
+    expect(without.findings).toEqual([]);
+    expect(without).not.toHaveProperty('agents');
+    expect(asked).toBe(1);
+    const failing = doctor([record('files')], {
+      agents: () => Promise.reject(new Error('a parser failed to load')),
+    });
+    const stands = await failing.report();
+    expect(stands.servers).toHaveLength(1);
+    expect(stands).not.toHaveProperty('agents');
   });
 
   it('fails a Node older than 20.19', () => {

@@ -207,7 +207,17 @@ export interface DoctorReport {
   };
   readonly search_path: string | null;
   readonly servers: readonly DoctorServer[];
+  /** Absent when the daemon could not read the agents' files. */
+  readonly agents?: readonly DoctorAgent[];
   readonly findings: readonly DoctorFinding[];
+}
+
+export interface DoctorAgent {
+  readonly id: string;
+  readonly name: string;
+  readonly config: string;
+  readonly shim_ok: boolean;
+  readonly problem: string | null;
 }
 
 export type AgentScope = 'user' | 'project' | 'local';

@@ -15,7 +15,7 @@ export async function findingsOf(
 ): Promise<DoctorFinding[]> {
   if (servers.length === 0) return [];
   try {
-    const report = await api.get<DoctorReport>('/doctor');
+    const report = await api.get<DoctorReport>('/doctor?agents=no');
     return report.findings.filter(
       (finding) => servers.includes(finding.subject) && codes.has(finding.code),
     );

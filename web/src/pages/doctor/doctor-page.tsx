@@ -4,14 +4,16 @@ import type { DoctorReport } from '../../api/types.js';
 import { Loading, Notice } from '../../components/notice.js';
 import { useDaemonEvents } from '../../live/events.js';
 import { useLoad } from '../../use-load.js';
+import { DoctorAgents } from './doctor-agents.js';
 import { DoctorFindings } from './doctor-findings.js';
 import { DoctorServers } from './doctor-servers.js';
 import { DoctorSetup } from './doctor-setup.js';
 
 /**
- * The daemon's half of `coffer doctor` (GET /doctor): what is broken and how to fix it
- * first, then each server and the setup the report is based on. Agents' entries are
- * the CLI's half: it reads their files, the daemon does not.
+ * The daemon's `coffer doctor` (GET /doctor): what is broken and how to fix it first,
+ * then each server, the agents Coffer is installed in, and the setup the report is based
+ * on. The daemon reads the agents' files from the home folder; `coffer doctor` run in a
+ * project also checks that project's files.
  */
 export function DoctorPage() {
   const report = useLoad(() => api.get<DoctorReport>('/doctor'), 'doctor');
@@ -31,7 +33,7 @@ export function DoctorPage() {
           <h1 id="doctor-title">Doctor</h1>
           <p className="lede">
             What is set up, what is broken and what to type to fix it: the report of{' '}
-            <code>coffer doctor</code>, which also checks the agents Coffer is installed in.
+            <code>coffer doctor</code>: servers, agents and setup.
           </p>
         </div>
         <button className="button" type="button" onClick={report.reload} disabled={report.loading}>
@@ -54,6 +56,8 @@ export function DoctorPage() {
           />
           <h2 className="section-title">Servers</h2>
           <DoctorServers servers={data.servers} />
+          <h2 className="section-title">Agents</h2>
+          <DoctorAgents agents={data.agents} />
           <h2 className="section-title">Setup</h2>
           <DoctorSetup report={data} />
         </>
