@@ -115,10 +115,7 @@ export interface AgentListOptions {
 export interface AgentSetup {
   list(options: AgentListOptions): Promise<AgentView[]>;
   /** The doctor's checks of the agents' files; `daemon`: entries reaching it over HTTP. */
-  doctor(daemon: {
-    readonly port: number;
-    readonly token: string;
-  }): Promise<{
+  doctor(daemon: { readonly port: number; readonly token: string }): Promise<{
     readonly agents: readonly DoctorAgent[];
     readonly findings: readonly DoctorFinding[];
   }>;

@@ -240,8 +240,7 @@ describe('coffer mcp', () => {
     );
     // The activity log says so too, where it used to record the refresh as "ok".
     const log = await ok('activity', '--json', '--server', 'remote');
-    const rows = (JSON.parse(log) as { activity: { action: string; outcome: string }[] })
-      .activity;
+    const rows = (JSON.parse(log) as { activity: { action: string; outcome: string }[] }).activity;
     expect(rows.filter((row) => row.action === 'server.refresh')).toEqual([
       expect.objectContaining({ outcome: 'error', error_code: 'UPSTREAM_UNAVAILABLE' }),
     ]);
