@@ -5,13 +5,6 @@ import { checkShims, type ShimCheck } from './shim-check.js';
 import { staleTokenEntries, type StaleTokenEntry } from './stale-tokens.js';
 import type { AgentContext } from './types.js';
 
-/** The doctor's findings about agents, as their codes say (docs/DOCTOR.md). */
-export const AGENT_FINDINGS: ReadonlySet<string> = new Set([
-  'AGENT_SHIM_BROKEN',
-  'AGENT_CONFIG_UNREADABLE',
-  'AGENT_TOKEN_STALE',
-]);
-
 /** What the doctor says of the agents on this machine, and of each one Coffer is in. */
 export interface AgentDoctorReport {
   readonly agents: readonly DoctorAgent[];

@@ -52,7 +52,7 @@ const PRODUCT_TOKEN = /^([A-Za-z0-9._-]{1,60})\/([A-Za-z0-9._+-]{1,40})$/;
  * A lone product token splits into the name and version columns, as an agent's
  * clientInfo fills them; anything longer (a browser's) is kept whole as the name.
  */
-export function callerOf(agent: string | undefined): {
+function callerOf(agent: string | undefined): {
   name: string | null;
   version: string | null;
 } {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { AGENT_FINDINGS, agentDoctor } from '../../agents/index.js';
+import { agentDoctor } from '../../agents/index.js';
 import type { DaemonInfo } from '../../discovery/index.js';
 import { packageVersion } from '../../discovery/package-info.js';
 import { isCofferError } from '../../domain/errors.js';
@@ -32,9 +32,9 @@ async function daemonReport(
 }
 
 /**
- * Everything `coffer doctor` prints: the daemon's report, with the agents' files checked
- * from the folder the CLI runs in (its project files) in place of the daemon's own check
- * from the home folder, so that none is said twice.
+ * Everything `coffer doctor` prints: the daemon's report without its agents (asked with
+ * `?agents=no`), and the agents' files checked from the folder the CLI runs in instead,
+ * its project's files included, so that none is said twice.
  */
 export async function diagnose(context: CliContext): Promise<DoctorOutput> {
   const found = await daemonReport(context);
@@ -42,7 +42,7 @@ export async function diagnose(context: CliContext): Promise<DoctorOutput> {
   const agents = agentDoctor(agentContext(context), 'daemon' in found ? found.daemon : undefined);
   const findings = [
     ...('finding' in found ? [found.finding] : []),
-    ...(report?.findings ?? []).filter((finding) => !AGENT_FINDINGS.has(finding.code)),
+    ...(report?.findings ?? []),
     ...agents.findings,
   ];
   return {
