@@ -47,7 +47,7 @@ describe('coffer mcp add --shared', () => {
     expect(run.sent).toEqual([
       { method: 'post', path: '/servers', body: expect.objectContaining({ shared: true }) },
       // What would stop it from starting (doctor's findings), said right after adding it.
-      { method: 'get', path: '/doctor', body: undefined },
+      { method: 'get', path: '/doctor?agents=no', body: undefined },
     ]);
     expect(run.stdout).toBe(
       'Added server "fetch" (stdio: uvx mcp-server-fetch, shared by all agents)\n',
