@@ -3,12 +3,14 @@ import type { Counts, Server } from './api/types.js';
 export const plural = (count: number, word: string): string =>
   `${count} ${word}${count === 1 ? '' : 's'}`;
 
-export function formatCounts(counts: Counts | null | undefined): string {
+/** `templates`: the resource templates, where a page has listed them (the counts have not). */
+export function formatCounts(counts: Counts | null | undefined, templates?: number): string {
   if (counts === null || counts === undefined) return 'Not listed yet';
   return [
     plural(counts.tools, 'tool'),
     plural(counts.prompts, 'prompt'),
     plural(counts.resources, 'resource'),
+    ...(templates === undefined || templates === 0 ? [] : [plural(templates, 'resource template')]),
   ].join(' · ');
 }
 

@@ -155,6 +155,9 @@ describe('web UI in Chromium', () => {
       .getByText(/\d+ tools · \d+ prompts? · \d+ resources?/)
       .first()
       .waitFor();
+    // The header counts what the Resources tab counts: the fixture's resource and template.
+    await page.locator('.page-head').getByText(/· 1 resource · 1 resource template$/).waitFor();
+    await page.getByRole('tab', { name: 'Resources 2' }).waitFor();
     // Strings, not functions: the test's tsconfig has no DOM types.
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'server-detail');

@@ -131,6 +131,7 @@ export function ServerDetailPage({ name }: { name: string }) {
     <section aria-labelledby="server-title">
       <ServerHeader
         server={server.data}
+        templates={caps.data?.resource_templates.items.length}
         onEnable={(on) =>
           void run(
             () => api.post(`${path}/${on ? 'enable' : 'disable'}`).then(server.reload),

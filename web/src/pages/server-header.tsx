@@ -11,9 +11,11 @@ import { SHARED_HINT } from './server-form-model.js';
 /** Name, state, what it runs, its counts, the enabled switch and the last error. */
 export function ServerHeader(props: {
   readonly server: Server;
+  /** Its resource templates, once listed: the Resources tab counts them too. */
+  readonly templates?: number | undefined;
   readonly onEnable: (enabled: boolean) => void;
 }) {
-  const { server, onEnable } = props;
+  const { server, templates, onEnable } = props;
   const { status } = server;
   return (
     <>
@@ -36,7 +38,7 @@ export function ServerHeader(props: {
             )}
             <code>{target(server)}</code>
           </p>
-          <p className="muted">{formatCounts(status.counts)}</p>
+          <p className="muted">{formatCounts(status.counts, templates)}</p>
         </div>
         <Switch visibleLabel checked={server.enabled} label="Enabled" onChange={onEnable} />
       </div>
