@@ -4,12 +4,9 @@ import type { ConnectionTestResult, ServerCapabilities } from '../../domain/port
 import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
 import { capabilitySections } from '../render/capability-tree.js';
+import { countsText, plural } from '../render/count-words.js';
 import { checkName } from './mcp-input.js';
 import { serverPath } from './mcp-list.js';
-
-function plural(count: number, one: string): string {
-  return `${count} ${one}${count === 1 ? '' : 's'}`;
-}
 
 /** "tools", "tools and prompts", "tools, prompts and resources". */
 function joined(titles: readonly string[]): string {
@@ -54,11 +51,7 @@ function reportTest(context: CliContext, name: string, result: ConnectionTestRes
       { hint: result.error?.hint ?? `see logs/upstream-${name}.log in the Coffer home` },
     );
   }
-  const counts = result.counts;
-  const what =
-    counts === undefined
-      ? ''
-      : `: ${plural(counts.tools, 'tool')}, ${plural(counts.prompts, 'prompt')}, ${plural(counts.resources, 'resource')}`;
+  const what = result.counts === undefined ? '' : `: ${countsText(result.counts)}`;
   context.stdout.write(`"${name}" answered in ${result.latency_ms} ms${what}\n`);
 }
 

@@ -3,6 +3,7 @@ import type { ServerState, ServerStatus } from '../../domain/ports.js';
 import type { ServerRecord } from '../../domain/server-definition.js';
 import { reviewCommand } from '../../domain/tool-pin.js';
 import type { Colors } from './colors.js';
+import { countsText } from './count-words.js';
 
 /** A server as GET /api/v1/servers shows it. */
 export type ServerView = ServerRecord & {
@@ -127,11 +128,7 @@ export function renderServerDetails(server: ServerView, colors: Colors): string 
   const version = server.status.protocol_version;
   if (version !== undefined) rows.push(['protocol', `MCP ${version}`]);
   const counts = server.status.counts;
-  if (counts !== null)
-    rows.push([
-      'capabilities',
-      `${counts.tools} tools, ${counts.prompts} prompts, ${counts.resources} resources`,
-    ]);
+  if (counts !== null) rows.push(['capabilities', countsText(counts)]);
   const error = server.status.last_error;
   if (error !== null) {
     rows.push(['last error', colors.red(`${error.code}: ${error.message} (${error.at})`)]);

@@ -250,6 +250,10 @@ describe('coffer mcp', () => {
     expect(await ok('mcp', 'refresh', 'fake')).toMatch(
       /^Refreshed "fake": \d+ tools, 1 prompt, 1 resource, 1 resource template\n$/,
     );
+    // Listed, `show` counts them too, in words ("1 prompt", not "1 prompts").
+    expect(await ok('mcp', 'show', 'fake')).toMatch(
+      /^capabilities:\s+\d+ tools, 1 prompt, 1 resource$/m,
+    );
   });
 
   it('list --tree shows the capabilities under each server', async () => {
