@@ -241,7 +241,12 @@ export const createServices: CreateServices = async ({
       versions: { coffer: version, node: process.version },
       platform: process.platform,
       heldTools: async (server) => [...(await pins.waiting(server))],
-      agents: () => agentSetup.doctor({ port, token }),
+      agents: () =>
+        agentSetup.doctor({ port, token }).catch((error: unknown) => {
+          // The report goes out without them; the Doctor page points here for why.
+          logger.warn({ err: error }, "the doctor could not check the agents' files");
+          throw error;
+        }),
     }),
     agents: agentSetup,
   });
