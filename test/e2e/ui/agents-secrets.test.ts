@@ -270,4 +270,12 @@ describe('Agents and Secrets pages in Chromium', () => {
     await row.getByRole('button', { name: 'Delete API_TOKEN of fixture' }).click();
     await row.getByText('Missing').waitFor();
   });
+
+  it('offers the import again, without a reload, once the server is removed elsewhere', async () => {
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await cursorCard().getByText('1 other server, in Coffer').waitFor();
+    expect((await daemon.api('DELETE', '/servers/fixture')).status).toBe(204);
+    await cursorCard().getByRole('button', { name: 'Import…' }).waitFor();
+    await cursorCard().getByText('1 other server', { exact: true }).waitFor();
+  });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, errorText } from '../../api/client.js';
 import type { Agent, AgentLocation } from '../../api/types.js';
 import { Loading, Notice } from '../../components/notice.js';
+import { useDaemonEvents } from '../../live/events.js';
 import { useLoad } from '../../use-load.js';
 import { ChangePreview, type ChangeTarget } from './change-preview.js';
 import { ImportPreview, type ImportTarget } from './import-preview.js';
@@ -97,6 +98,11 @@ function sameTarget(open: Open | undefined, agent: Agent): boolean {
 export function AgentsPage() {
   const agents = useLoad(loadAgents, 'agents');
   const [open, setOpen] = useState<Open>();
+  // What is left to import depends on the servers Coffer has: one added or removed
+  // elsewhere (the CLI, another window) changes it.
+  useDaemonEvents((event) => {
+    if (event.type === 'server.added' || event.type === 'server.removed') agents.reload();
+  });
   const present = agents.data?.filter((agent) => agent.present) ?? [];
   const absent = agents.data?.filter((agent) => !agent.present) ?? [];
   const close = () => setOpen(undefined);
@@ -135,7 +141,13 @@ export function AgentsPage() {
           </h2>
           <ul className="agent-locations">
             {shownLocations(agent).map((location) => (
-              <LocationRow key={location.path} agent={agent} location={location} onOpen={setOpen} />
+              <LocationRow
+                // One file can hold two scopes (Claude Code's user and local entries).
+                key={`${location.scope} ${location.label ?? ''} ${location.path}`}
+                agent={agent}
+                location={location}
+                onOpen={setOpen}
+              />
             ))}
           </ul>
           {open !== undefined && sameTarget(open, agent) && open.kind === 'change' && (
