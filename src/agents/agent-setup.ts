@@ -5,19 +5,17 @@ import type {
   AgentChangeResult,
   AgentImportOptions,
   AgentImportPlan,
-  AgentListOptions,
   AgentScope,
   AgentSetup,
-  AgentView,
 } from '../domain/ports.js';
 import { CofferError } from '../domain/errors.js';
 import { agentDoctor } from './agent-doctor.js';
-import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-status.js';
+import { agentViews } from './agent-view.js';
 import { findAgent } from './catalog/index.js';
 import { installSummary, uninstallSummary } from './change-summary.js';
-import { describeProblem, requireConfig } from './documents/load-document.js';
+import { requireConfig } from './documents/load-document.js';
 import { snippetServers } from './documents/snippet.js';
-import { planImport, type ImportAction } from './import-plan.js';
+import { planImport } from './import-plan.js';
 import { importedFrom, recordImports } from './import-records.js';
 import { applyInstall } from './install-apply.js';
 import type { InstallPlan } from './install-plan.js';
@@ -43,54 +41,6 @@ export interface AgentSetupOptions {
   readonly launch: ShimLaunch;
   /** The daemon's HTTP port: entries that reach it are Coffer over HTTP. */
   readonly ownPort?: number;
-}
-
-/** Adds it (a clash under another name), or notes it as served by Coffer for --replace. */
-const IMPORT_ACTS_ON: ReadonlySet<ImportAction> = new Set(['add', 'clash', 'same']);
-
-/** How many of a file's entries an import would act on now (see AgentLocationView). */
-function toImport(
-  cofferHome: string,
-  agent: AgentDefinition,
-  status: LocationStatus,
-  options: AgentListOptions,
-): number {
-  if (!status.exists || status.problem !== undefined || status.servers === 0) return 0;
-  const { location } = status;
-  const servers = requireConfig(location).document.servers(location.serversKey) ?? {};
-  const imported = importedFrom(cofferHome, location);
-  return planImport(agent, servers, { ...options, imported }).filter(({ action }) =>
-    IMPORT_ACTS_ON.has(action),
-  ).length;
-}
-
-function locationView(status: LocationStatus, toImport: number) {
-  const { location } = status;
-  return {
-    scope: location.scope,
-    ...(location.label === undefined ? {} : { label: location.label }),
-    path: location.path,
-    exists: status.exists,
-    servers: status.servers,
-    coffer_installed: status.installed,
-    to_import: toImport,
-    ...(status.problem === undefined
-      ? {}
-      : { problem: describeProblem(location.path, status.problem) }),
-  };
-}
-
-function agentView(cofferHome: string, status: AgentStatus, options: AgentListOptions): AgentView {
-  const { agent } = status;
-  return {
-    id: agent.id,
-    name: agent.displayName,
-    present: status.present,
-    docs: agent.docs,
-    locations: status.locations.map((location) =>
-      locationView(location, toImport(cofferHome, agent, location, options)),
-    ),
-  };
 }
 
 /** The same refusal as a write racing an agent's own save: nothing is written. */
@@ -191,8 +141,7 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
   };
 
   return {
-    list: (listOptions) =>
-      agentStatuses(context).map((status) => agentView(cofferHome, status, listOptions)),
+    list: (listOptions) => agentViews(cofferHome, context, listOptions),
 
     doctor: (daemon) => agentDoctor(context, daemon),
 

@@ -18,6 +18,8 @@ export interface AgentLocationView {
   /** Entries other than Coffer's own. */
   readonly servers: number;
   readonly coffer_installed: boolean;
+  /** Installed, but its entry no longer runs (the doctor's AGENT_SHIM_BROKEN): why. */
+  readonly coffer_problem?: string;
   /**
    * Of those, the ones an import would still act on: add (a name clash under another
    * name), or note as served by Coffer when it has the same server (for `install

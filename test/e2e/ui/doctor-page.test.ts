@@ -195,6 +195,21 @@ describe('Doctor page in Chromium', () => {
     const row = agents.locator('tbody tr', { hasText: 'Cursor' });
     await row.getByText(cursorFile).waitFor();
     await row.locator('.doctor-missing', { hasText: 'is not there' }).waitFor();
+    // The Agents page says the same, and its fix mends it.
+    await page.getByRole('link', { name: 'Agents' }).click();
+    const card = page.locator('.agent-card', { hasText: 'Cursor' });
+    await card.getByText('Coffer entry broken').waitFor();
+    await card.getByText(/is not there .*: install again to point it at this Coffer$/).waitFor();
+    await card.getByRole('button', { name: 'Install again…' }).click();
+    await page
+      .getByRole('region', { name: 'Install preview' })
+      .getByRole('button', { name: 'Install now' })
+      .click();
+    await card.getByText('Coffer installed').waitFor();
+    expect(await card.getByText('Coffer entry broken').count()).toBe(0);
+    await page.getByRole('link', { name: 'Doctor' }).click();
+    await agents.locator('tbody tr', { hasText: 'Runs the shim' }).waitFor();
+    expect(await page.locator('.finding', { hasText: 'AGENT_SHIM_BROKEN' }).count()).toBe(0);
     rmSync(join(home, '.cursor'), { recursive: true });
     await page.getByRole('button', { name: 'Check again' }).click();
     await verdict().getByRole('heading', { name: 'Working, with 1 worth knowing' }).waitFor();

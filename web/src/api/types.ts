@@ -229,6 +229,8 @@ export interface AgentLocation {
   readonly exists: boolean;
   readonly servers: number;
   readonly coffer_installed: boolean;
+  /** Installed, but its entry no longer runs: why (the doctor's AGENT_SHIM_BROKEN). */
+  readonly coffer_problem?: string;
   /** Of `servers`, those an import would still add, or note as served by Coffer. */
   readonly to_import: number;
   readonly problem?: string;

@@ -50,6 +50,8 @@ function LocationRow(props: {
       <div className="agent-state">
         {location.problem !== undefined ? (
           <span className="badge badge-error">Cannot read</span>
+        ) : location.coffer_problem !== undefined ? (
+          <span className="badge badge-error">Coffer entry broken</span>
         ) : location.coffer_installed ? (
           <span className="badge badge-running">
             <span className="badge-dot" aria-hidden="true" />
@@ -60,6 +62,11 @@ function LocationRow(props: {
         )}
         {location.exists && <span className="counts">{serverCount(location)}</span>}
         {location.problem !== undefined && <p className="last-error">{location.problem}</p>}
+        {location.coffer_problem !== undefined && (
+          <p className="last-error">
+            {location.coffer_problem}: install again to point it at this Coffer
+          </p>
+        )}
       </div>
       {location.problem === undefined && (
         <div className="agent-actions">
@@ -70,6 +77,11 @@ function LocationRow(props: {
               onClick={() => onOpen({ kind: 'import', target: base })}
             >
               Import…
+            </button>
+          )}
+          {location.coffer_problem !== undefined && (
+            <button type="button" className="button primary" onClick={() => change('install')}>
+              Install again…
             </button>
           )}
           {location.coffer_installed ? (

@@ -1,0 +1,92 @@
+import type { AgentListOptions, AgentView } from '../domain/ports.js';
+import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-status.js';
+import { describeProblem, requireConfig } from './documents/load-document.js';
+import { planImport, type ImportAction } from './import-plan.js';
+import { importedFrom } from './import-records.js';
+import { checkShims } from './shim-check.js';
+import type { AgentContext, AgentDefinition, ConfigLocation } from './types.js';
+
+/**
+ * What the Agents page shows of each agent (GET /api/v1/agents): its files, whether
+ * Coffer is installed there and still runs, and what an import would still do.
+ */
+
+/** Adds it (a clash under another name), or notes it as served by Coffer for --replace. */
+const IMPORT_ACTS_ON: ReadonlySet<ImportAction> = new Set(['add', 'clash', 'same']);
+
+/** How many of a file's entries an import would act on now (see AgentLocationView). */
+function toImport(
+  cofferHome: string,
+  agent: AgentDefinition,
+  status: LocationStatus,
+  options: AgentListOptions,
+): number {
+  if (!status.exists || status.problem !== undefined || status.servers === 0) return 0;
+  const { location } = status;
+  const servers = requireConfig(location).document.servers(location.serversKey) ?? {};
+  const imported = importedFrom(cofferHome, location);
+  return planImport(agent, servers, { ...options, imported }).filter(({ action }) =>
+    IMPORT_ACTS_ON.has(action),
+  ).length;
+}
+
+function locationView(status: LocationStatus, toImport: number, shim: string | undefined) {
+  const { location } = status;
+  return {
+    scope: location.scope,
+    ...(location.label === undefined ? {} : { label: location.label }),
+    path: location.path,
+    exists: status.exists,
+    servers: status.servers,
+    coffer_installed: status.installed,
+    ...(shim === undefined ? {} : { coffer_problem: shim }),
+    to_import: toImport,
+    ...(status.problem === undefined
+      ? {}
+      : { problem: describeProblem(location.path, status.problem) }),
+  };
+}
+
+/** An installed entry's problem, keyed by agent, scope and file (see shimProblems). */
+const shimKey = (agent: AgentDefinition, location: ConfigLocation): string =>
+  JSON.stringify([agent.id, location.scope, location.path, location.serversKey]);
+
+/** Why each installed entry that no longer runs does not (the doctor's check). */
+function shimProblems(context: AgentContext): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const check of checkShims(context))
+    if (check.problem !== undefined)
+      problems.set(shimKey(check.agent, check.location), check.problem);
+  return problems;
+}
+
+function agentView(
+  cofferHome: string,
+  status: AgentStatus,
+  options: AgentListOptions,
+  shims: ReadonlyMap<string, string>,
+): AgentView {
+  const { agent } = status;
+  return {
+    id: agent.id,
+    name: agent.displayName,
+    present: status.present,
+    docs: agent.docs,
+    locations: status.locations.map((location) =>
+      locationView(
+        location,
+        toImport(cofferHome, agent, location, options),
+        shims.get(shimKey(agent, location.location)),
+      ),
+    ),
+  };
+}
+
+export function agentViews(
+  cofferHome: string,
+  context: AgentContext,
+  options: AgentListOptions,
+): AgentView[] {
+  const shims = shimProblems(context);
+  return agentStatuses(context).map((status) => agentView(cofferHome, status, options, shims));
+}
