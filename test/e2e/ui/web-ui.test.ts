@@ -156,7 +156,10 @@ describe('web UI in Chromium', () => {
       .first()
       .waitFor();
     // The header counts what the Resources tab counts: the fixture's resource and template.
-    await page.locator('.page-head').getByText(/· 1 resource · 1 resource template$/).waitFor();
+    await page
+      .locator('.page-head')
+      .getByText(/· 1 resource · 1 resource template$/)
+      .waitFor();
     await page.getByRole('tab', { name: 'Resources 2' }).waitFor();
     // Strings, not functions: the test's tsconfig has no DOM types.
     await page.evaluate('window.scrollTo(0, 0)');

@@ -30,7 +30,8 @@ async function importCursor(doctor: () => Promise<unknown>) {
   writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: servers }));
   const api = {
     daemon: { port: 18000 },
-    get: (path: string) => (path === '/doctor?agents=no' ? doctor() : Promise.resolve({ servers: [] })),
+    get: (path: string) =>
+      path === '/doctor?agents=no' ? doctor() : Promise.resolve({ servers: [] }),
     post: (_path: string, body: unknown) => Promise.resolve({ server: body }),
     delete: () => Promise.resolve(),
   };
