@@ -20,6 +20,7 @@ import {
 import type { OAuthVault } from './oauth-vault.js';
 import { revokeTokens } from './token-revocation.js';
 import { errorText } from '../error-text.js';
+import { networkProblem } from '../network-problem.js';
 
 /** How long the browser has to come back to /oauth/callback. */
 export const DEFAULT_SIGN_IN_TTL_MS = 10 * 60_000;
@@ -229,6 +230,16 @@ export class OAuthSignInFlow implements OAuthSignIn {
 
   private startFailure(server: string, error: unknown): CofferError {
     if (isCofferError(error)) return error;
+    const unreachable = networkProblem(error);
+    if (unreachable !== undefined)
+      return new CofferError(
+        'UPSTREAM_UNAVAILABLE',
+        `Could not start the sign-in to "${server}": it could not be reached: ${unreachable}`,
+        {
+          hint: `check that it is running and its URL (\`coffer mcp show ${server}\`)`,
+          cause: error,
+        },
+      );
     return new CofferError(
       'UPSTREAM_UNAVAILABLE',
       `Could not start the sign-in to "${server}": ${errorText(error)}`,
