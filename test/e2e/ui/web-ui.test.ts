@@ -191,6 +191,28 @@ describe('web UI in Chromium', () => {
     await screenshot(page, 'servers');
   });
 
+  it('says on the servers page which server cannot start, before anything starts it', async () => {
+    await page.getByRole('link', { name: 'Servers', exact: true }).first().click();
+    const added = await daemon.api('POST', '/servers', {
+      name: 'ghost',
+      transport: 'stdio',
+      command: 'coffer-ui-no-such-command',
+    });
+    expect(added.status).toBe(201);
+    const row = page.locator('.server-row', { hasText: 'ghost' });
+    await row
+      .locator('.last-error', {
+        hasText: 'Cannot start: command not found: coffer-ui-no-such-command',
+      })
+      .waitFor();
+    await row.locator('.last-error-hint', { hasText: /^What to do: install / }).waitFor();
+    // The broken server says its own last error, once.
+    const broken = page.locator('.server-row', { hasText: 'broken' });
+    expect(await broken.locator('.last-error').count()).toBe(1);
+    expect((await daemon.api('DELETE', '/servers/ghost')).status).toBe(204);
+    await row.waitFor({ state: 'detached' });
+  });
+
   it("says on a server's page that it starts the same server as another one", async () => {
     const twin = { name: 'broken-twin', transport: 'stdio', command: '/nonexistent/mcp-server' };
     expect((await daemon.api('POST', '/servers', twin)).status).toBe(201);

@@ -10,14 +10,16 @@ import { WhatToDo } from './what-to-do.js';
  * cannot be had shows nothing, as the pages work without it.
  */
 export async function findingsOf(
-  servers: readonly string[],
+  servers: readonly string[] | 'every server',
   codes: ReadonlySet<DoctorFinding['code']>,
 ): Promise<DoctorFinding[]> {
-  if (servers.length === 0) return [];
+  if (servers !== 'every server' && servers.length === 0) return [];
   try {
     const report = await api.get<DoctorReport>('/doctor?agents=no');
     return report.findings.filter(
-      (finding) => servers.includes(finding.subject) && codes.has(finding.code),
+      (finding) =>
+        (servers === 'every server' || servers.includes(finding.subject)) &&
+        codes.has(finding.code),
     );
   } catch {
     return [];

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { api, errorText, serverPath } from '../api/client.js';
-import type { Server } from '../api/types.js';
+import type { DoctorFinding, Server } from '../api/types.js';
+import { findingsOf } from '../components/findings-notice.js';
 import { Loading, Notice } from '../components/notice.js';
 import { StateBadge } from '../components/state-badge.js';
 import { Switch } from '../components/switch.js';
@@ -24,7 +25,28 @@ function HeldLink({ server }: { server: Server }) {
   );
 }
 
-function ServerRow({ server, onToggle }: { server: Server; onToggle: (on: boolean) => void }) {
+/** What stops a server from starting, known before it is started (the doctor's findings). */
+const CANNOT_START: ReadonlySet<DoctorFinding['code']> = new Set([
+  'COMMAND_NOT_FOUND',
+  'SECRET_MISSING',
+]);
+
+/** Said until the server has a last error of its own (which then says why). */
+function CannotStart({ findings }: { findings: readonly DoctorFinding[] }) {
+  return findings.map((finding) => (
+    <p className="last-error" key={`${finding.code}:${finding.message}`} title={finding.code}>
+      Cannot start: {finding.message}
+      <WhatToDo hint={finding.fix ?? undefined} />
+    </p>
+  ));
+}
+
+function ServerRow(props: {
+  server: Server;
+  problems: readonly DoctorFinding[];
+  onToggle: (on: boolean) => void;
+}) {
+  const { server, problems, onToggle } = props;
   const { status } = server;
   return (
     <li className="server-row">
@@ -47,6 +69,7 @@ function ServerRow({ server, onToggle }: { server: Server; onToggle: (on: boolea
             <WhatToDo hint={status.last_error.hint} />
           </p>
         )}
+        {status.last_error === null && server.enabled && <CannotStart findings={problems} />}
       </div>
       <Switch checked={server.enabled} label={`Enable ${server.name}`} onChange={onToggle} />
     </li>
@@ -56,6 +79,7 @@ function ServerRow({ server, onToggle }: { server: Server; onToggle: (on: boolea
 /** Every registered server: what it runs, how it is doing, and whether agents see it. */
 export function ServersPage() {
   const servers = useLoad(loadServers, 'servers');
+  const problems = useLoad(() => findingsOf('every server', CANNOT_START), 'start problems');
   const toast = useToast();
   const pending = useRef<number | undefined>(undefined);
 
@@ -63,7 +87,10 @@ export function ServersPage() {
   useDaemonEvents((event) => {
     if (event.type === 'activity.recorded') return;
     window.clearTimeout(pending.current);
-    pending.current = window.setTimeout(servers.reload, 150);
+    pending.current = window.setTimeout(() => {
+      servers.reload();
+      problems.reload();
+    }, 150);
   });
 
   const toggle = async (server: Server, enabled: boolean) => {
@@ -125,6 +152,7 @@ export function ServersPage() {
             <ServerRow
               key={server.name}
               server={server}
+              problems={(problems.data ?? []).filter((finding) => finding.subject === server.name)}
               onToggle={(on) => void toggle(server, on)}
             />
           ))}
