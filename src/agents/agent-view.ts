@@ -3,8 +3,8 @@ import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-st
 import { describeProblem, requireConfig } from './documents/load-document.js';
 import { planImport, type ImportAction } from './import-plan.js';
 import { importedFrom } from './import-records.js';
-import { checkShims } from './shim-check.js';
-import type { AgentContext, AgentDefinition, ConfigLocation } from './types.js';
+import { brokenShims, shimKey } from './shim-check.js';
+import type { AgentContext, AgentDefinition } from './types.js';
 
 /**
  * What the Agents page shows of each agent (GET /api/v1/agents): its files, whether
@@ -47,19 +47,6 @@ function locationView(status: LocationStatus, toImport: number, shim: string | u
   };
 }
 
-/** An installed entry's problem, keyed by agent, scope and file (see shimProblems). */
-const shimKey = (agent: AgentDefinition, location: ConfigLocation): string =>
-  JSON.stringify([agent.id, location.scope, location.path, location.serversKey]);
-
-/** Why each installed entry that no longer runs does not (the doctor's check). */
-function shimProblems(context: AgentContext): Map<string, string> {
-  const problems = new Map<string, string>();
-  for (const check of checkShims(context))
-    if (check.problem !== undefined)
-      problems.set(shimKey(check.agent, check.location), check.problem);
-  return problems;
-}
-
 function agentView(
   cofferHome: string,
   status: AgentStatus,
@@ -76,7 +63,7 @@ function agentView(
       locationView(
         location,
         toImport(cofferHome, agent, location, options),
-        shims.get(shimKey(agent, location.location)),
+        shims.get(shimKey(agent.id, location.location)),
       ),
     ),
   };
@@ -87,6 +74,6 @@ export function agentViews(
   context: AgentContext,
   options: AgentListOptions,
 ): AgentView[] {
-  const shims = shimProblems(context);
+  const shims = brokenShims(context);
   return agentStatuses(context).map((status) => agentView(cofferHome, status, options, shims));
 }

@@ -40,7 +40,7 @@ export {
 export { planRestore, applyRestore, type RestorePlan } from './restore.js';
 export { listBackups, type BackupInfo } from './backups.js';
 export { readState, updateState, isAt, type ImportRecord } from './agent-state.js';
-export { checkShims, type ShimCheck } from './shim-check.js';
+export { brokenShims, checkShims, shimKey, type ShimCheck } from './shim-check.js';
 export { agentDoctor, type AgentDoctorReport } from './agent-doctor.js';
 export { staleTokenEntries, type StaleTokenEntry } from './stale-tokens.js';
 export { installSummary, uninstallSummary } from './change-summary.js';

@@ -50,6 +50,20 @@ export function checkShims(context: AgentContext, options: ShimCheckOptions = {}
   return checks;
 }
 
+/** Where an installed entry is: agent, scope, file and servers key (see brokenShims). */
+export function shimKey(agent: string, location: ConfigLocation): string {
+  return JSON.stringify([agent, location.scope, location.path, location.serversKey]);
+}
+
+/** Why each installed entry that no longer runs does not, by shimKey. */
+export function brokenShims(context: AgentContext): ReadonlyMap<string, string> {
+  const problems = new Map<string, string>();
+  for (const check of checkShims(context))
+    if (check.problem !== undefined)
+      problems.set(shimKey(check.agent.id, check.location), check.problem);
+  return problems;
+}
+
 function entryProblem(
   agent: AgentDefinition,
   location: ConfigLocation,

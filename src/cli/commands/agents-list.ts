@@ -1,7 +1,9 @@
 import Table from 'cli-table3';
 import {
   agentStatuses,
+  brokenShims,
   describeProblem,
+  shimKey,
   type AgentStatus,
   type LocationStatus,
 } from '../../agents/index.js';
@@ -9,8 +11,12 @@ import type { CliContext } from '../cli-context.js';
 import { colorsFor, type Colors } from '../render/colors.js';
 import { agentContext, writeJson } from './agents-shared.js';
 
-function locationJson(status: LocationStatus) {
+/** Why an installed entry no longer runs (the doctor's check), by shimKey. */
+type ShimProblems = ReadonlyMap<string, string>;
+
+function locationJson(agent: string, status: LocationStatus, shims: ShimProblems) {
   const { location } = status;
+  const broken = shims.get(shimKey(agent, location));
   return {
     scope: location.scope,
     ...(location.label === undefined ? {} : { label: location.label }),
@@ -18,17 +24,18 @@ function locationJson(status: LocationStatus) {
     exists: status.exists,
     servers: status.servers,
     coffer_installed: status.installed,
+    ...(broken === undefined ? {} : { coffer_problem: broken }),
     ...(status.problem === undefined ? {} : { problem: status.problem }),
   };
 }
 
-function agentJson(status: AgentStatus) {
+function agentJson(status: AgentStatus, shims: ShimProblems) {
   return {
     id: status.agent.id,
     name: status.agent.displayName,
     present: status.present,
     docs: status.agent.docs,
-    locations: status.locations.map(locationJson),
+    locations: status.locations.map((row) => locationJson(status.agent.id, row, shims)),
   };
 }
 
@@ -37,7 +44,12 @@ function scopeCell(status: LocationStatus): string {
   return label === undefined ? scope : `${scope} (${label})`;
 }
 
-function locationRow(status: AgentStatus, row: LocationStatus, colors: Colors): string[] {
+function locationRow(
+  status: AgentStatus,
+  row: LocationStatus,
+  shims: ShimProblems,
+  colors: Colors,
+): string[] {
   const { path } = row.location;
   if (row.problem !== undefined)
     return [
@@ -47,7 +59,14 @@ function locationRow(status: AgentStatus, row: LocationStatus, colors: Colors): 
       colors.red('malformed'),
       describeProblem(path, row.problem),
     ];
-  const coffer = row.installed ? colors.green('installed') : row.exists ? 'no' : '-';
+  const broken = shims.has(shimKey(status.agent.id, row.location));
+  const coffer = broken
+    ? colors.red('broken (coffer doctor)')
+    : row.installed
+      ? colors.green('installed')
+      : row.exists
+        ? 'no'
+        : '-';
   return [
     status.agent.id,
     scopeCell(row),
@@ -57,21 +76,25 @@ function locationRow(status: AgentStatus, row: LocationStatus, colors: Colors): 
   ];
 }
 
-function rowsOf(status: AgentStatus, colors: Colors): string[][] {
+function rowsOf(status: AgentStatus, shims: ShimProblems, colors: Colors): string[][] {
   if (!status.present)
     return [[status.agent.id, '-', '-', '-', colors.dim('not found on this machine')]];
   const existing = status.locations.filter((row) => row.exists);
   const shown = existing.length > 0 ? existing : status.locations.slice(0, 1);
-  return shown.map((row) => locationRow(status, row, colors));
+  return shown.map((row) => locationRow(status, row, shims, colors));
 }
 
-function renderTable(statuses: readonly AgentStatus[], colors: Colors): string {
+function renderTable(
+  statuses: readonly AgentStatus[],
+  shims: ShimProblems,
+  colors: Colors,
+): string {
   const table = new Table({
     head: ['agent', 'scope', 'servers', 'coffer', 'config'].map((h) => colors.bold(h)),
     style: { head: [], border: [] },
     colAligns: ['left', 'left', 'right', 'left', 'left'],
   });
-  for (const status of statuses) table.push(...rowsOf(status, colors));
+  for (const status of statuses) table.push(...rowsOf(status, shims, colors));
   return `${table.toString()}\n`;
 }
 
@@ -81,7 +104,10 @@ export interface ListFlags {
 
 /** `coffer agents list [--json]`: the agents on this machine and Coffer's place in them. */
 export function listAgents(context: CliContext, options: ListFlags): void {
-  const statuses = agentStatuses(agentContext(context));
-  if (options.json === true) return writeJson(context, { agents: statuses.map(agentJson) });
-  context.stdout.write(renderTable(statuses, colorsFor(context.stdout, context.env)));
+  const agents = agentContext(context);
+  const statuses = agentStatuses(agents);
+  const shims = brokenShims(agents);
+  if (options.json === true)
+    return writeJson(context, { agents: statuses.map((status) => agentJson(status, shims)) });
+  context.stdout.write(renderTable(statuses, shims, colorsFor(context.stdout, context.env)));
 }

@@ -131,6 +131,23 @@ describe('coffer doctor', () => {
     expect(result.stdout).toContain('fix: coffer agents install cursor');
   });
 
+  it('marks the broken entry in coffer agents list too', async () => {
+    const listed = await cli.run('agents', 'list', '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    const { agents } = JSON.parse(listed.stdout) as {
+      agents: { id: string; locations: { coffer_installed: boolean; coffer_problem?: string }[] }[];
+    };
+    const cursor = agents.find((agent) => agent.id === 'cursor');
+    // The user's file; the project's (none here) has no entry to check.
+    expect(cursor?.locations[0]).toMatchObject({
+      coffer_installed: true,
+      coffer_problem: expect.stringMatching(/^its Coffer script .*coffer\.js is not there/),
+    });
+    expect(cursor?.locations.filter((row) => row.coffer_problem !== undefined)).toHaveLength(1);
+    const table = await cli.run('agents', 'list');
+    expect(table.stdout).toMatch(/cursor\s*│\s*user\s*│\s*0\s*│\s*broken \(coffer doctor\)/);
+  });
+
   it("names an agent entry that sends Coffer over HTTP an old daemon's token", async () => {
     const home = cli.env['HOME'] ?? '';
     const daemonFile = join(cli.env['COFFER_HOME'] ?? '', 'daemon.json');
