@@ -1,4 +1,5 @@
 import type { DoctorAgent, DoctorFinding } from '../domain/ports.js';
+import { agentStatuses } from './agent-status.js';
 import { describeLocation } from './locations.js';
 import { COFFER_ENTRY } from './install-plan.js';
 import { checkShims, type ShimCheck } from './shim-check.js';
@@ -59,8 +60,9 @@ export function agentDoctor(
   context: AgentContext,
   daemon?: { readonly port: number; readonly token: string },
 ): AgentDoctorReport {
-  const checks = checkShims(context);
-  const stale = daemon === undefined ? [] : staleTokenEntries(context, daemon);
+  const statuses = agentStatuses(context);
+  const checks = checkShims(context, {}, statuses);
+  const stale = daemon === undefined ? [] : staleTokenEntries(context, daemon, statuses);
   return {
     agents: checks
       .filter((check) => !check.unreadable)

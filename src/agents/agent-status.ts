@@ -16,6 +16,8 @@ export interface LocationStatus {
   /** Entries other than Coffer's own. */
   readonly servers: number;
   readonly installed: boolean;
+  /** Every entry as read, Coffer's included (none when the file is absent or malformed). */
+  readonly entries: Readonly<Record<string, unknown>>;
 }
 
 export interface AgentStatus {
@@ -27,12 +29,25 @@ export interface AgentStatus {
 export function locationStatus(agent: AgentDefinition, location: ConfigLocation): LocationStatus {
   const loaded = loadConfig(location);
   if (loaded.state === 'malformed')
-    return { location, exists: true, problem: loaded.problem, servers: 0, installed: false };
+    return {
+      location,
+      exists: true,
+      problem: loaded.problem,
+      servers: 0,
+      installed: false,
+      entries: {},
+    };
   const servers = loaded.document.servers(location.serversKey) ?? {};
   const own = servers[COFFER_ENTRY];
   const installed = own !== undefined && isCofferEntry(agent, own);
   const count = Object.keys(servers).length - (installed ? 1 : 0);
-  return { location, exists: loaded.state === 'present', servers: count, installed };
+  return {
+    location,
+    exists: loaded.state === 'present',
+    servers: count,
+    installed,
+    entries: servers,
+  };
 }
 
 export function agentStatus(agent: AgentDefinition, context: AgentContext): AgentStatus {

@@ -1,6 +1,6 @@
 import type { AgentListOptions, AgentView } from '../domain/ports.js';
 import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-status.js';
-import { describeProblem, requireConfig } from './documents/load-document.js';
+import { describeProblem } from './documents/load-document.js';
 import { planImport, type ImportAction } from './import-plan.js';
 import { importedFrom } from './import-records.js';
 import { brokenShims, shimKey } from './shim-check.js';
@@ -22,10 +22,8 @@ function toImport(
   options: AgentListOptions,
 ): number {
   if (!status.exists || status.problem !== undefined || status.servers === 0) return 0;
-  const { location } = status;
-  const servers = requireConfig(location).document.servers(location.serversKey) ?? {};
-  const imported = importedFrom(cofferHome, location);
-  return planImport(agent, servers, { ...options, imported }).filter(({ action }) =>
+  const imported = importedFrom(cofferHome, status.location);
+  return planImport(agent, status.entries, { ...options, imported }).filter(({ action }) =>
     IMPORT_ACTS_ON.has(action),
   ).length;
 }
@@ -74,6 +72,7 @@ export function agentViews(
   context: AgentContext,
   options: AgentListOptions,
 ): AgentView[] {
-  const shims = brokenShims(context);
-  return agentStatuses(context).map((status) => agentView(cofferHome, status, options, shims));
+  const statuses = agentStatuses(context);
+  const shims = brokenShims(context, statuses);
+  return statuses.map((status) => agentView(cofferHome, status, options, shims));
 }

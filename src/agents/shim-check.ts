@@ -1,6 +1,5 @@
 import { findCommand, isRunnableFile } from '../config/command-lookup.js';
-import { agentStatuses } from './agent-status.js';
-import { loadConfig } from './documents/load-document.js';
+import { agentStatuses, type AgentStatus } from './agent-status.js';
 import { COFFER_ENTRY } from './install-plan.js';
 import {
   isSkipped,
@@ -27,9 +26,14 @@ export interface ShimCheckOptions {
   readonly isRunnable?: (path: string, platform: string) => boolean;
 }
 
-export function checkShims(context: AgentContext, options: ShimCheckOptions = {}): ShimCheck[] {
+/** `statuses`: the agents' files as the caller read them, so that each is read once. */
+export function checkShims(
+  context: AgentContext,
+  options: ShimCheckOptions = {},
+  statuses: readonly AgentStatus[] = agentStatuses(context),
+): ShimCheck[] {
   const checks: ShimCheck[] = [];
-  for (const status of agentStatuses(context)) {
+  for (const status of statuses) {
     for (const location of status.locations) {
       if (location.problem !== undefined)
         checks.push({
@@ -42,7 +46,7 @@ export function checkShims(context: AgentContext, options: ShimCheckOptions = {}
         checks.push({
           agent: status.agent,
           location: location.location,
-          problem: entryProblem(status.agent, location.location, context, options),
+          problem: entryProblem(status.agent, location.entries[COFFER_ENTRY], context, options),
           unreadable: false,
         });
     }
@@ -56,9 +60,12 @@ export function shimKey(agent: string, location: ConfigLocation): string {
 }
 
 /** Why each installed entry that no longer runs does not, by shimKey. */
-export function brokenShims(context: AgentContext): ReadonlyMap<string, string> {
+export function brokenShims(
+  context: AgentContext,
+  statuses: readonly AgentStatus[],
+): ReadonlyMap<string, string> {
   const problems = new Map<string, string>();
-  for (const check of checkShims(context))
+  for (const check of checkShims(context, {}, statuses))
     if (check.problem !== undefined)
       problems.set(shimKey(check.agent.id, check.location), check.problem);
   return problems;
@@ -66,13 +73,10 @@ export function brokenShims(context: AgentContext): ReadonlyMap<string, string> 
 
 function entryProblem(
   agent: AgentDefinition,
-  location: ConfigLocation,
+  raw: unknown,
   context: AgentContext,
   options: ShimCheckOptions,
 ): string | undefined {
-  const loaded = loadConfig(location);
-  if (loaded.state !== 'present') return 'its config file is gone';
-  const raw = loaded.document.servers(location.serversKey)?.[COFFER_ENTRY];
   const entry = agent.parseEntry(raw);
   if (isSkipped(entry) || entry.command === undefined) return 'its Coffer entry has no command';
   const runnable = options.isRunnable ?? isRunnableFile;

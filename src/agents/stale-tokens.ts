@@ -1,6 +1,4 @@
-import { agentCatalog } from './catalog/index.js';
-import { loadConfig } from './documents/load-document.js';
-import { distinctLocations } from './locations.js';
+import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-status.js';
 import { overHttpEntry } from './over-http-entry.js';
 import type { AgentContext, AgentDefinition, ConfigLocation } from './types.js';
 
@@ -33,15 +31,9 @@ function writtenBearer(headers: Readonly<Record<string, string>>): string | unde
   return token === undefined || token.includes('$') ? undefined : token;
 }
 
-function staleIn(
-  agent: AgentDefinition,
-  location: ConfigLocation,
-  daemon: RunningDaemon,
-): StaleTokenEntry[] {
-  const loaded = loadConfig(location);
-  if (loaded.state !== 'present') return [];
-  const servers = loaded.document.servers(location.serversKey) ?? {};
-  return Object.entries(servers).flatMap(([name, raw]) => {
+function staleIn(agent: AgentDefinition, status: LocationStatus, daemon: RunningDaemon) {
+  const { location, entries } = status;
+  return Object.entries(entries).flatMap(([name, raw]): StaleTokenEntry[] => {
     const entry = overHttpEntry(agent, raw, daemon.port);
     if (entry === undefined || !entry.enabled) return [];
     const token = writtenBearer(entry.headers);
@@ -49,11 +41,16 @@ function staleIn(
   });
 }
 
-/** Every enabled entry, in every agent's files, that sends this daemon a token not its own. */
-export function staleTokenEntries(context: AgentContext, daemon: RunningDaemon): StaleTokenEntry[] {
-  return agentCatalog.flatMap((agent) =>
-    distinctLocations(agent.locations(context)).flatMap((location) =>
-      staleIn(agent, location, daemon),
-    ),
+/**
+ * Every enabled entry, in every agent's files, that sends this daemon a token not its own.
+ * `statuses`: the agents' files as the caller read them, so that each is read once.
+ */
+export function staleTokenEntries(
+  context: AgentContext,
+  daemon: RunningDaemon,
+  statuses: readonly AgentStatus[] = agentStatuses(context),
+): StaleTokenEntry[] {
+  return statuses.flatMap(({ agent, locations }) =>
+    locations.flatMap((status) => staleIn(agent, status, daemon)),
   );
 }

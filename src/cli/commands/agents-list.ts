@@ -106,7 +106,7 @@ export interface ListFlags {
 export function listAgents(context: CliContext, options: ListFlags): void {
   const agents = agentContext(context);
   const statuses = agentStatuses(agents);
-  const shims = brokenShims(agents);
+  const shims = brokenShims(agents, statuses);
   if (options.json === true)
     return writeJson(context, { agents: statuses.map((status) => agentJson(status, shims)) });
   context.stdout.write(renderTable(statuses, shims, colorsFor(context.stdout, context.env)));
