@@ -1,5 +1,10 @@
 import { plainCredentials } from '../domain/credential-shapes.js';
-import type { DoctorFinding, DoctorServer, SecretRef } from '../domain/ports.js';
+import {
+  commandNotFound,
+  type DoctorFinding,
+  type DoctorServer,
+  type SecretRef,
+} from '../domain/ports.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { sameLaunch } from '../domain/same-launch.js';
 import { reviewCommand } from '../domain/tool-pin.js';
@@ -59,7 +64,7 @@ export function serverFindings(
       code: 'COMMAND_NOT_FOUND',
       level: 'fail',
       subject: name,
-      message: `command not found: ${command} (not on the PATH Coffer searches)`,
+      message: commandNotFound(command),
       fix: `install ${command}, or register its full path (in a terminal: command -v ${quoted(command)}): coffer mcp remove ${name}, then coffer mcp add ${name} -- <full path> …`,
     });
   }

@@ -1,5 +1,5 @@
 import { findCommand } from '../../config/command-lookup.js';
-import type { DoctorFinding, FindingCode } from '../../domain/ports.js';
+import { commandNotFound, type DoctorFinding, type FindingCode } from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
@@ -62,17 +62,13 @@ export async function warnPlannedProblems(
   }
   for (const { server, definition } of local) {
     const command = definition.command ?? '';
-    const options = { platform: process.platform, searchPath: searchPath ?? undefined };
     const found = findCommand(command, {
-      ...options,
+      platform: process.platform,
+      searchPath: searchPath ?? undefined,
       ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
     });
     if (found !== undefined) continue;
-    warn(
-      context,
-      server,
-      `command not found: ${command} (not on the PATH Coffer searches)`,
-      `install ${command}, or register its full path (\`coffer doctor\` says how)`,
-    );
+    const fix = `install ${command}, or register its full path (\`coffer doctor\` says how)`;
+    warn(context, server, commandNotFound(command), fix);
   }
 }

@@ -26,6 +26,11 @@ export const findingCodes = [
 ] as const;
 export type FindingCode = (typeof findingCodes)[number];
 
+/** COMMAND_NOT_FOUND's words, for a server registered or one an import would add. */
+export function commandNotFound(command: string): string {
+  return `command not found: ${command} (not on the PATH Coffer searches)`;
+}
+
 export interface DoctorFinding {
   readonly code: FindingCode;
   readonly level: FindingLevel;
