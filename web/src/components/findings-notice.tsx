@@ -5,21 +5,21 @@ import { Notice } from './notice.js';
 import { WhatToDo } from './what-to-do.js';
 
 /**
- * The doctor's findings of some servers, with what to do, where a page needs them at once
- * (an import that just added servers, a server's own page). Best effort: a report that
- * cannot be had shows nothing, as the pages work without it.
+ * The doctor's findings of some servers (of every server when none is named), with what
+ * to do, where a page needs them at once (an import that just added servers, a server's
+ * own page, the servers list). Best effort: a report that cannot be had shows nothing,
+ * as the pages work without it.
  */
 export async function findingsOf(
-  servers: readonly string[] | 'every server',
   codes: ReadonlySet<DoctorFinding['code']>,
+  servers?: readonly string[],
 ): Promise<DoctorFinding[]> {
-  if (servers !== 'every server' && servers.length === 0) return [];
+  if (servers?.length === 0) return [];
   try {
     const report = await api.get<DoctorReport>('/doctor?agents=no');
     return report.findings.filter(
       (finding) =>
-        (servers === 'every server' || servers.includes(finding.subject)) &&
-        codes.has(finding.code),
+        codes.has(finding.code) && (servers === undefined || servers.includes(finding.subject)),
     );
   } catch {
     return [];

@@ -60,7 +60,7 @@ export function ServerDetailPage({ name }: { name: string }) {
   const path = serverPath(name);
   const server = useLoad(async () => (await api.get<{ server: Server }>(path)).server, name);
   const caps = useLoad(() => api.get<ServerCapabilities>(`${path}/capabilities`), name);
-  const twice = useLoad(() => findingsOf([name], SERVED_TWICE), name);
+  const twice = useLoad(() => findingsOf(SERVED_TWICE, [name]), name);
   const [removed, setRemoved] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
   const test = useConnectionTest(name, caps.reload);

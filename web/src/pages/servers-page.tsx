@@ -79,7 +79,7 @@ function ServerRow(props: {
 /** Every registered server: what it runs, how it is doing, and whether agents see it. */
 export function ServersPage() {
   const servers = useLoad(loadServers, 'servers');
-  const problems = useLoad(() => findingsOf('every server', CANNOT_START), 'start problems');
+  const problems = useLoad(() => findingsOf(CANNOT_START), 'start problems');
   const toast = useToast();
   const pending = useRef<number | undefined>(undefined);
 

@@ -130,8 +130,8 @@ export function ImportPreview(props: {
       );
       setProblems(
         await findingsOf(
-          added.map((item) => item.server),
           BEFORE_START,
+          added.map((item) => item.server),
         ),
       );
       onDone();
