@@ -28,8 +28,14 @@ function toImport(
   ).length;
 }
 
-function locationView(status: LocationStatus, toImport: number, shim: string | undefined) {
+/** One file as both the Agents page and `coffer agents list --json` show it. */
+export function locationFields(
+  agent: string,
+  status: LocationStatus,
+  shims: ReadonlyMap<string, string>,
+) {
   const { location } = status;
+  const broken = shims.get(shimKey(agent, location));
   return {
     scope: location.scope,
     ...(location.label === undefined ? {} : { label: location.label }),
@@ -37,11 +43,7 @@ function locationView(status: LocationStatus, toImport: number, shim: string | u
     exists: status.exists,
     servers: status.servers,
     coffer_installed: status.installed,
-    ...(shim === undefined ? {} : { coffer_problem: shim }),
-    to_import: toImport,
-    ...(status.problem === undefined
-      ? {}
-      : { problem: describeProblem(location.path, status.problem) }),
+    ...(broken === undefined ? {} : { coffer_problem: broken }),
   };
 }
 
@@ -57,13 +59,13 @@ function agentView(
     name: agent.displayName,
     present: status.present,
     docs: agent.docs,
-    locations: status.locations.map((location) =>
-      locationView(
-        location,
-        toImport(cofferHome, agent, location, options),
-        shims.get(shimKey(agent.id, location.location)),
-      ),
-    ),
+    locations: status.locations.map((location) => ({
+      ...locationFields(agent.id, location, shims),
+      to_import: toImport(cofferHome, agent, location, options),
+      ...(location.problem === undefined
+        ? {}
+        : { problem: describeProblem(location.location.path, location.problem) }),
+    })),
   };
 }
 

@@ -3,6 +3,7 @@ import {
   agentStatuses,
   brokenShims,
   describeProblem,
+  locationFields,
   shimKey,
   type AgentStatus,
   type LocationStatus,
@@ -14,28 +15,16 @@ import { agentContext, writeJson } from './agents-shared.js';
 /** Why an installed entry no longer runs (the doctor's check), by shimKey. */
 type ShimProblems = ReadonlyMap<string, string>;
 
-function locationJson(agent: string, status: LocationStatus, shims: ShimProblems) {
-  const { location } = status;
-  const broken = shims.get(shimKey(agent, location));
-  return {
-    scope: location.scope,
-    ...(location.label === undefined ? {} : { label: location.label }),
-    path: location.path,
-    exists: status.exists,
-    servers: status.servers,
-    coffer_installed: status.installed,
-    ...(broken === undefined ? {} : { coffer_problem: broken }),
-    ...(status.problem === undefined ? {} : { problem: status.problem }),
-  };
-}
-
 function agentJson(status: AgentStatus, shims: ShimProblems) {
   return {
     id: status.agent.id,
     name: status.agent.displayName,
     present: status.present,
     docs: status.agent.docs,
-    locations: status.locations.map((row) => locationJson(status.agent.id, row, shims)),
+    locations: status.locations.map((row) => ({
+      ...locationFields(status.agent.id, row, shims),
+      ...(row.problem === undefined ? {} : { problem: row.problem }),
+    })),
   };
 }
 
