@@ -3,6 +3,7 @@ import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-st
 import { describeProblem } from './documents/load-document.js';
 import { planImport, type ImportAction } from './import-plan.js';
 import { importedFrom } from './import-records.js';
+import { folderOf } from './launch-folder.js';
 import { brokenShims, shimKey } from './shim-check.js';
 import type { AgentContext, AgentDefinition } from './types.js';
 
@@ -17,13 +18,15 @@ const IMPORT_ACTS_ON: ReadonlySet<ImportAction> = new Set(['add', 'clash', 'same
 /** How many of a file's entries an import would act on now (see AgentLocationView). */
 function toImport(
   cofferHome: string,
+  context: AgentContext,
   agent: AgentDefinition,
   status: LocationStatus,
   options: AgentListOptions,
 ): number {
   if (!status.exists || status.problem !== undefined || status.servers === 0) return 0;
   const imported = importedFrom(cofferHome, status.location);
-  return planImport(agent, status.entries, { ...options, imported }).filter(({ action }) =>
+  const folder = folderOf(status.location, context);
+  return planImport(agent, status.entries, { ...options, imported, folder }).filter(({ action }) =>
     IMPORT_ACTS_ON.has(action),
   ).length;
 }
@@ -49,6 +52,7 @@ export function locationFields(
 
 function agentView(
   cofferHome: string,
+  context: AgentContext,
   status: AgentStatus,
   options: AgentListOptions,
   shims: ReadonlyMap<string, string>,
@@ -61,7 +65,7 @@ function agentView(
     docs: agent.docs,
     locations: status.locations.map((location) => ({
       ...locationFields(agent.id, location, shims),
-      to_import: toImport(cofferHome, agent, location, options),
+      to_import: toImport(cofferHome, context, agent, location, options),
       ...(location.problem === undefined
         ? {}
         : { problem: describeProblem(location.location.path, location.problem) }),
@@ -76,5 +80,5 @@ export function agentViews(
 ): AgentView[] {
   const statuses = agentStatuses(context);
   const shims = brokenShims(context, statuses);
-  return statuses.map((status) => agentView(cofferHome, status, options, shims));
+  return statuses.map((status) => agentView(cofferHome, context, status, options, shims));
 }

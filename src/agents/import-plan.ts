@@ -6,6 +6,7 @@ import {
 import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
+import { anchorLaunch, type LaunchFolder } from './launch-folder.js';
 import { hasPlaceholder, isSecret, isStandIn, standInNote } from './secret-detection.js';
 import { freeName, toCofferName } from './server-names.js';
 import { isSkipped, type AgentDefinition, type AgentServer, type ParsedEntry } from './types.js';
@@ -49,6 +50,8 @@ export interface ImportOptions {
   readonly imported?: ReadonlyMap<string, string>;
   /** The daemon's port: an entry whose URL is this daemon is Coffer itself, over HTTP. */
   readonly ownPort?: number;
+  /** The folder the entries' relative paths are in (folderOf); absent: they stay as written. */
+  readonly folder?: LaunchFolder | undefined;
 }
 
 /** Coffer's own shim entry: importing it would make Coffer serve itself. */
@@ -192,7 +195,13 @@ function definitionItem(
   const marked = new Set((options.secretNames ?? []).map((name) => name.toLowerCase()));
   const env = splitSecrets(parsed.env, marked, 'env', notes);
   const headers = splitSecrets(parsed.headers, marked, 'header', notes);
-  const result = serverDefinitionSchema.safeParse(definitionInput(server, parsed, env, headers));
+  const anchored =
+    parsed.transport === 'stdio' && options.folder !== undefined
+      ? anchorLaunch(parsed, options.folder)
+      : undefined;
+  if (anchored !== undefined) notes.push(anchored.note);
+  const launch = anchored === undefined ? parsed : { ...parsed, cwd: anchored.cwd };
+  const result = serverDefinitionSchema.safeParse(definitionInput(server, launch, env, headers));
   if (!result.success) {
     const reason = result.error.issues[0]?.message ?? 'not a valid server definition';
     return { ...base, server, action: 'invalid', reason, notes };

@@ -11,6 +11,7 @@ import {
   type Snippet,
 } from '../../agents/index.js';
 import { CofferError } from '../../domain/errors.js';
+import { folderOf, launchFolder } from '../../agents/launch-folder.js';
 import type { CliContext } from '../cli-context.js';
 import { agentContext, parseScope } from './agents-shared.js';
 import { runImportOf, type RunFlags } from './import-run.js';
@@ -71,7 +72,12 @@ export async function importAgent(
   }
   const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
   const replaceCommand = `coffer agents install ${agent.id}${scope} --replace`;
-  const source = { agent, location, header, servers };
+  // A snippet's paths are the folder it is imported from, as `coffer mcp add`'s are.
+  const folder =
+    flags.file === undefined
+      ? folderOf(location, agentContext(context))
+      : launchFolder(process.cwd());
+  const source = { agent, location, header, servers, folder };
   await runImportOf(
     context,
     flags.file === undefined ? { ...source, replaceCommand } : source,

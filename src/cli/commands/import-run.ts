@@ -7,6 +7,7 @@ import {
   type ImportItem,
   type SecretToStore,
 } from '../../agents/index.js';
+import type { LaunchFolder } from '../../agents/launch-folder.js';
 import { isCofferError } from '../../domain/errors.js';
 import type { KnownServer } from '../../domain/same-launch.js';
 import {
@@ -33,6 +34,8 @@ export interface ImportSource {
   /** The first line of the report. */
   readonly header: string;
   readonly servers: Readonly<Record<string, unknown>>;
+  /** Where the entries' relative paths are (launch-folder.ts); undefined: as written. */
+  readonly folder: LaunchFolder | undefined;
   /**
    * For an agent's own config: the install that takes what Coffer now serves out of it
    * (what was imported is recorded for it). Absent for text that is no agent's config.
@@ -140,6 +143,7 @@ export async function runImportOf(
     secretNames: flags.secret,
     imported: importedFrom(context.paths.home, location),
     ownPort: api.daemon.port,
+    folder: source.folder,
   });
   const dryRun = flags.dryRun === true;
   const results: [ImportItem, ImportOutcome][] = [];

@@ -1,4 +1,5 @@
 import { fileLocation, findAgent } from '../../agents/index.js';
+import { launchFolder } from '../../agents/launch-folder.js';
 import { CofferError } from '../../domain/errors.js';
 import { decodeJsonText } from '../../domain/json-text.js';
 import type { CliContext } from '../cli-context.js';
@@ -40,7 +41,7 @@ export async function addJson(
   const header = `${name}: the JSON given (read as Claude Code reads an entry)`;
   const [item] = await runImportOf(
     context,
-    { agent, location, header, servers: { [name]: entry } },
+    { agent, location, header, servers: { [name]: entry }, folder: launchFolder(process.cwd()) },
     flags,
   );
   // One server asked for: not added (a taken name, an entry Coffer cannot use) is a failure.

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { describeTarget, type ServerView } from '../render/server-table.js';
 import { readAddSecrets, type AddSecretFlags } from './mcp-add-secrets.js';
+import { launchFolder } from '../../agents/launch-folder.js';
 import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
 import { readOAuthClient, type OAuthClientFlags } from './mcp-oauth-client.js';
 import { SHARED_TRADE_OFF } from './mcp-share.js';
@@ -76,8 +77,9 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
         ...(flags.url === undefined ? {} : { url: flags.url }),
         ...(flags.transport === undefined ? {} : { transport: flags.transport }),
         ...(flags.shared === true ? { shared: true } : {}),
+        folder: launchFolder(process.cwd()),
       };
-      const definition = buildDefinition(name, command, options);
+      const { definition, notes } = buildDefinition(name, command, options);
       const secrets = await readAddSecrets(context, definition, flags);
       const oauth = await readOAuthClient(context, flags, definition.transport !== 'stdio');
       const api = await context.api();
@@ -88,7 +90,7 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
       context.stdout.write(
         `Added server "${server.name}" (${server.transport}: ${describeTarget(server)}${shared})\n`,
       );
-      for (const note of secrets.notes) context.stdout.write(`  ${note}\n`);
+      for (const note of [...notes, ...secrets.notes]) context.stdout.write(`  ${note}\n`);
       await warnStartProblems(context, api, [server.name]);
     });
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
+import { anchorLaunch, type LaunchFolder } from '../../agents/launch-folder.js';
 import { CofferError } from '../../domain/errors.js';
 import { assertServerName } from '../../domain/naming.js';
 import {
@@ -21,6 +22,14 @@ export interface AddOptions {
   readonly transport?: string;
   /** `--shared`: one upstream connection for every agent session. */
   readonly shared?: boolean;
+  /** The folder the command was typed in: its relative paths are that folder's. */
+  readonly folder?: LaunchFolder;
+}
+
+/** What `coffer mcp add` sends, and what it tells the user beside it. */
+export interface AddPlan {
+  readonly definition: ServerDefinition;
+  readonly notes: readonly string[];
 }
 
 const ADD_USAGE =
@@ -102,20 +111,27 @@ function localInput(
   name: string,
   command: readonly string[],
   options: AddOptions,
+  notes: string[],
 ): ServerDefinitionInput {
   const [program, ...args] = command;
   if (program === undefined || program === '')
     throw invalid(`Missing the command to run for "${name}"`);
   if (options.transport !== undefined || options.header.length > 0)
     throw invalid('--transport and --header apply to --url servers, not to local (stdio) servers');
+  const anchored =
+    options.cwd !== undefined || options.folder === undefined
+      ? undefined
+      : anchorLaunch({ command: program, args }, options.folder);
+  if (anchored !== undefined) notes.push(anchored.note);
+  // The daemon runs elsewhere: a relative directory would mean its cwd, not the user's.
+  const cwd = options.cwd === undefined ? anchored?.cwd : resolve(options.cwd);
   return {
     name,
     transport: 'stdio',
     command: program,
     args,
     env: parseEnvFlags(options.env),
-    // The daemon runs elsewhere: a relative directory would mean its cwd, not the user's.
-    ...(options.cwd === undefined ? {} : { cwd: resolve(options.cwd) }),
+    ...(cwd === undefined ? {} : { cwd }),
   };
 }
 
@@ -154,19 +170,20 @@ export function buildDefinition(
   name: string,
   command: readonly string[],
   options: AddOptions,
-): ServerDefinition {
+): AddPlan {
   checkName(name);
   if (options.url !== undefined && command.length > 0)
     throw invalid('Give either --url or a command, not both');
   const url = options.url ?? urlInPlaceOfCommand(command);
+  const notes: string[] = [];
   const input: ServerDefinitionInput = {
     ...(url !== undefined
       ? remoteInput(name, { ...options, url })
-      : localInput(name, command, options)),
+      : localInput(name, command, options, notes)),
     ...(options.shared === true ? { shared: true } : {}),
   };
   const parsed = serverDefinitionSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { definition: parsed.data, notes };
   const issue = parsed.error.issues[0];
   throw issue === undefined ? invalid('Invalid server definition') : issueError(issue);
 }

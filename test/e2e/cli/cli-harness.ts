@@ -20,6 +20,8 @@ export interface CliHarness {
   /** Unique per harness: put it on fixture command lines to find their processes later. */
   readonly marker: string;
   run(...args: string[]): Promise<RunResult>;
+  /** A command typed in folder `cwd` (the others run in the repository's root). */
+  runIn(cwd: string, ...args: string[]): Promise<RunResult>;
   /** `coffer stop`, then removes the home. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -42,24 +44,26 @@ export function createCliHarness(extraEnv: NodeJS.ProcessEnv = {}): CliHarness {
   delete env['FORCE_COLOR'];
   delete env['COFFER_DEBUG'];
   const marker = `e2e-${home.slice(-6).toLowerCase()}`;
-  const run = (...args: string[]): Promise<RunResult> =>
+  const runIn = (cwd: string, ...args: string[]): Promise<RunResult> =>
     new Promise((done) => {
       execFile(
         process.execPath,
         [COFFER_BIN, ...args],
-        { env, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
+        { env, cwd, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
         (error, stdout, stderr) => {
           const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
           done({ code, stdout, stderr });
         },
       );
     });
+  const run = (...args: string[]): Promise<RunResult> => runIn(root, ...args);
   let closed = false;
   return {
     home,
     env,
     marker,
     run,
+    runIn,
     close: async () => {
       if (closed) return;
       closed = true;

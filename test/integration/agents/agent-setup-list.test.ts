@@ -71,3 +71,29 @@ describe('AgentSetup.list: what an import would still do, per file', () => {
     expect(listed([...after, known('other', 'o-mcp')])).toMatchObject({ to_import: 0 });
   });
 });
+
+describe("AgentSetup.planImport: a project file's relative paths", () => {
+  let home: FakeHome;
+  beforeEach(() => {
+    home = fakeHome('linux');
+  });
+  afterEach(() => home.cleanup());
+
+  it('runs a server that names a file of the project in the project, as the daemon imports it', () => {
+    const project = home.context.cwd;
+    mkdirSync(join(project, '.cursor'));
+    mkdirSync(join(project, 'server'));
+    writeFileSync(join(project, 'server', 'main.js'), '');
+    const servers = { mine: { command: 'node', args: ['server/main.js'] }, pkg: stdio('pkg-mcp') };
+    writeFileSync(join(project, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: servers }));
+    const setup = createAgentSetup({ cofferHome: home.cofferHome, context: home.context, launch });
+
+    const { items } = setup.planImport('cursor', 'project', { known: [] });
+    const byName = new Map(items.map((item) => [item.server, item]));
+    expect(byName.get('mine')?.definition).toMatchObject({
+      cwd: project,
+      args: ['server/main.js'],
+    });
+    expect(byName.get('pkg')?.definition?.cwd).toBeUndefined();
+  });
+});
