@@ -16,7 +16,7 @@ import { installSummary, uninstallSummary } from './change-summary.js';
 import { requireConfig } from './documents/load-document.js';
 import { snippetServers } from './documents/snippet.js';
 import { planImport } from './import-plan.js';
-import { folderOf } from './launch-folder.js';
+import { placeOf } from './launch-folder.js';
 import { importedFrom, recordImports } from './import-records.js';
 import { applyInstall } from './install-apply.js';
 import type { InstallPlan } from './install-plan.js';
@@ -70,8 +70,8 @@ function importPlanOf(
   const { exists, document } = requireConfig(location);
   const servers = exists ? (document.servers(location.serversKey) ?? {}) : {};
   const imported = importedFrom(cofferHome, location);
-  const folder = folderOf(location, context);
-  const items = planImport(agent, servers, { ...options, rename, imported, folder });
+  const place = placeOf(location, context);
+  const items = planImport(agent, servers, { ...options, rename, imported, place });
   return { agent: id, scope, path: location.path, items };
 }
 

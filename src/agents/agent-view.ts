@@ -3,7 +3,7 @@ import { agentStatuses, type AgentStatus, type LocationStatus } from './agent-st
 import { describeProblem } from './documents/load-document.js';
 import { planImport, type ImportAction } from './import-plan.js';
 import { importedFrom } from './import-records.js';
-import { folderOf } from './launch-folder.js';
+import { placeOf } from './launch-folder.js';
 import { brokenShims, shimKey } from './shim-check.js';
 import type { AgentContext, AgentDefinition } from './types.js';
 
@@ -25,8 +25,8 @@ function toImport(
 ): number {
   if (!status.exists || status.problem !== undefined || status.servers === 0) return 0;
   const imported = importedFrom(cofferHome, status.location);
-  const folder = folderOf(status.location, context);
-  return planImport(agent, status.entries, { ...options, imported, folder }).filter(({ action }) =>
+  const place = placeOf(status.location, context);
+  return planImport(agent, status.entries, { ...options, imported, place }).filter(({ action }) =>
     IMPORT_ACTS_ON.has(action),
   ).length;
 }

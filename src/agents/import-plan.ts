@@ -6,7 +6,8 @@ import {
 import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
-import { anchorLaunch, type LaunchFolder } from './launch-folder.js';
+import { anchorLaunch, type EntryPlace } from './launch-folder.js';
+import { expandPathVariables, pathVariables } from './path-variables.js';
 import { hasPlaceholder, isSecret, isStandIn, standInNote } from './secret-detection.js';
 import { freeName, toCofferName } from './server-names.js';
 import { isSkipped, type AgentDefinition, type AgentServer, type ParsedEntry } from './types.js';
@@ -50,8 +51,8 @@ export interface ImportOptions {
   readonly imported?: ReadonlyMap<string, string>;
   /** The daemon's port: an entry whose URL is this daemon is Coffer itself, over HTTP. */
   readonly ownPort?: number;
-  /** The folder the entries' relative paths are in (folderOf); absent: they stay as written. */
-  readonly folder?: LaunchFolder | undefined;
+  /** Where the entries were written (placeOf); absent: their paths stay as written. */
+  readonly place?: EntryPlace | undefined;
 }
 
 /** Coffer's own shim entry: importing it would make Coffer serve itself. */
@@ -195,10 +196,9 @@ function definitionItem(
   const marked = new Set((options.secretNames ?? []).map((name) => name.toLowerCase()));
   const env = splitSecrets(parsed.env, marked, 'env', notes);
   const headers = splitSecrets(parsed.headers, marked, 'header', notes);
+  const folder = options.place?.folder;
   const anchored =
-    parsed.transport === 'stdio' && options.folder !== undefined
-      ? anchorLaunch(parsed, options.folder)
-      : undefined;
+    parsed.transport === 'stdio' && folder !== undefined ? anchorLaunch(parsed, folder) : undefined;
   if (anchored !== undefined) notes.push(anchored.note);
   const launch = anchored === undefined ? parsed : { ...parsed, cwd: anchored.cwd };
   const result = serverDefinitionSchema.safeParse(definitionInput(server, launch, env, headers));
@@ -218,7 +218,7 @@ function planEntry(
   options: Planning,
 ): ImportItem {
   const base: ItemBase = { original, fingerprint: entryFingerprint(raw), secrets: [] };
-  const parsed = agent.parseEntry(raw);
+  const parsed = readWhere(agent, raw, options.place);
   const skip = skipOf(parsed, original, options);
   if (skip !== undefined || isSkipped(parsed)) {
     return {
@@ -243,6 +243,13 @@ function planEntry(
     return { ...base, server: naming.server, action: 'clash', reason: naming.clash, notes };
   if (item.action === 'add') taken.add(item.server);
   return { ...item, notes };
+}
+
+/** The entry as the agent reads it where it is written: its path variables filled in. */
+function readWhere(agent: AgentDefinition, raw: unknown, place: EntryPlace | undefined) {
+  const parsed = agent.parseEntry(raw);
+  if (isSkipped(parsed) || agent.pathVariables !== true || place === undefined) return parsed;
+  return expandPathVariables(parsed, pathVariables(place));
 }
 
 /** What the reader of an entry should know, whatever becomes of it. */

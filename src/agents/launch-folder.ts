@@ -20,15 +20,25 @@ export function launchFolder(dir: string): LaunchFolder {
   return { dir, exists: existsSync };
 }
 
+/** Where a file's entries were written: what their relative paths and path variables mean. */
+export interface EntryPlace {
+  /** The project of a project (or Claude Code local) file; absent for a user file. */
+  readonly folder?: LaunchFolder | undefined;
+  readonly homeDir: string;
+}
+
 /**
- * The folder of a file's entries: the project's for a project (or Claude Code local) file;
- * none for a user file, whose servers the agent starts from wherever it runs.
+ * The place of a file's entries: its project for a project or local file; no folder for a
+ * user file, whose servers the agent starts from wherever it runs.
  */
-export function folderOf(
-  location: ConfigLocation,
-  context: AgentContext,
-): LaunchFolder | undefined {
-  return location.scope === 'user' ? undefined : launchFolder(context.cwd);
+export function placeOf(location: ConfigLocation, context: AgentContext): EntryPlace {
+  const { homeDir } = context;
+  return location.scope === 'user' ? { homeDir } : { folder: launchFolder(context.cwd), homeDir };
+}
+
+/** The place of entries typed or pasted in the folder the CLI runs in (mcp add-json, --file). */
+export function placeHere(context: AgentContext): EntryPlace {
+  return { folder: launchFolder(context.cwd), homeDir: context.homeDir };
 }
 
 /** How a local server is started, as far as its folder goes. */

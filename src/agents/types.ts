@@ -84,6 +84,11 @@ export interface AgentDefinition {
   markers(context: AgentContext): string[];
   /** Reads one entry of the agent's server map. */
   parseEntry(raw: unknown): ParsedEntry;
+  /**
+   * The agent fills in VS Code's path variables (`${workspaceFolder}`, `${userHome}`, …)
+   * in its entries, and so does an import of them (path-variables.ts).
+   */
+  readonly pathVariables?: boolean;
   /** The entry, in the agent's own format, that runs `coffer shim`. */
   shimEntry(launch: ShimLaunch): Record<string, unknown>;
 }

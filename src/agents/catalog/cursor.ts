@@ -23,5 +23,6 @@ export const cursor: AgentDefinition = {
   ],
   markers: (context) => [join(context.homeDir, '.cursor')],
   parseEntry: (raw) => readEntry(raw),
+  pathVariables: true,
   shimEntry: (launch) => shimEntry(launch),
 };

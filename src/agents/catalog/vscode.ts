@@ -35,5 +35,6 @@ export const vscode: AgentDefinition = {
   ],
   markers: (context) => [vscodeUserDir(context)],
   parseEntry: (raw) => readEntry(raw, dialect),
+  pathVariables: true,
   shimEntry: (launch) => shimEntry(launch, { type: 'stdio' }),
 };

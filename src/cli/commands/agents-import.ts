@@ -11,7 +11,7 @@ import {
   type Snippet,
 } from '../../agents/index.js';
 import { CofferError } from '../../domain/errors.js';
-import { folderOf, launchFolder } from '../../agents/launch-folder.js';
+import { placeHere, placeOf } from '../../agents/launch-folder.js';
 import type { CliContext } from '../cli-context.js';
 import { agentContext, parseScope } from './agents-shared.js';
 import { runImportOf, type RunFlags } from './import-run.js';
@@ -73,11 +73,9 @@ export async function importAgent(
   const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
   const replaceCommand = `coffer agents install ${agent.id}${scope} --replace`;
   // A snippet's paths are the folder it is imported from, as `coffer mcp add`'s are.
-  const folder =
-    flags.file === undefined
-      ? folderOf(location, agentContext(context))
-      : launchFolder(process.cwd());
-  const source = { agent, location, header, servers, folder };
+  const where = agentContext(context);
+  const place = flags.file === undefined ? placeOf(location, where) : placeHere(where);
+  const source = { agent, location, header, servers, place };
   await runImportOf(
     context,
     flags.file === undefined ? { ...source, replaceCommand } : source,

@@ -7,7 +7,7 @@ import {
   type ImportItem,
   type SecretToStore,
 } from '../../agents/index.js';
-import type { LaunchFolder } from '../../agents/launch-folder.js';
+import type { EntryPlace } from '../../agents/launch-folder.js';
 import { isCofferError } from '../../domain/errors.js';
 import type { KnownServer } from '../../domain/same-launch.js';
 import {
@@ -34,8 +34,8 @@ export interface ImportSource {
   /** The first line of the report. */
   readonly header: string;
   readonly servers: Readonly<Record<string, unknown>>;
-  /** Where the entries' relative paths are (launch-folder.ts); undefined: as written. */
-  readonly folder: LaunchFolder | undefined;
+  /** Where the entries were written (launch-folder.ts): what their paths mean. */
+  readonly place: EntryPlace;
   /**
    * For an agent's own config: the install that takes what Coffer now serves out of it
    * (what was imported is recorded for it). Absent for text that is no agent's config.
@@ -143,7 +143,7 @@ export async function runImportOf(
     secretNames: flags.secret,
     imported: importedFrom(context.paths.home, location),
     ownPort: api.daemon.port,
-    folder: source.folder,
+    place: source.place,
   });
   const dryRun = flags.dryRun === true;
   const results: [ImportItem, ImportOutcome][] = [];

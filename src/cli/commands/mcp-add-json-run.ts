@@ -1,5 +1,5 @@
 import { fileLocation, findAgent } from '../../agents/index.js';
-import { launchFolder } from '../../agents/launch-folder.js';
+import { placeHere } from '../../agents/launch-folder.js';
 import { CofferError } from '../../domain/errors.js';
 import { decodeJsonText } from '../../domain/json-text.js';
 import type { CliContext } from '../cli-context.js';
@@ -37,11 +37,12 @@ export async function addJson(
   checkName(name);
   const entry = parseEntry(json);
   const agent = findAgent('claude-code');
-  const location = fileLocation(agent, agentContext(context), 'the JSON given');
+  const where = agentContext(context);
+  const location = fileLocation(agent, where, 'the JSON given');
   const header = `${name}: the JSON given (read as Claude Code reads an entry)`;
   const [item] = await runImportOf(
     context,
-    { agent, location, header, servers: { [name]: entry }, folder: launchFolder(process.cwd()) },
+    { agent, location, header, servers: { [name]: entry }, place: placeHere(where) },
     flags,
   );
   // One server asked for: not added (a taken name, an entry Coffer cannot use) is a failure.

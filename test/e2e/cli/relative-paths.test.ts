@@ -82,6 +82,22 @@ describe('relative paths of a local server', () => {
     await answers('proj');
   });
 
+  it("a VS Code project file's ${workspaceFolder} is read as the project", async () => {
+    mkdirSync(join(project, '.vscode'));
+    const args = ['${workspaceFolder}/server/main.mjs', '--name', cli.marker];
+    const servers = { vs: { type: 'stdio', command: 'node', args } };
+    writeFileSync(join(project, '.vscode', 'mcp.json'), JSON.stringify({ servers }));
+    const imported = await cli.runIn(project, 'agents', 'import', 'vscode', '--scope', 'project');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(
+      `read \${workspaceFolder} as "${project}", as the agent would`,
+    );
+    const shown = await cli.run('mcp', 'show', 'vs', '--json');
+    const { server } = JSON.parse(shown.stdout) as { server: { args: string[] } };
+    expect(server.args[0]).toBe(join(project, 'server', 'main.mjs'));
+    await answers('vs');
+  });
+
   it('a command of absolute paths keeps what was typed, and no cwd', async () => {
     const added = await cli.runIn(
       folder,

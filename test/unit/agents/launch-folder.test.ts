@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { anchorLaunch, folderOf, type LaunchFolder } from '../../../src/agents/launch-folder.js';
+import {
+  anchorLaunch,
+  placeHere,
+  placeOf,
+  type LaunchFolder,
+} from '../../../src/agents/launch-folder.js';
 import { findAgent, planImport } from '../../../src/agents/index.js';
 import type { AgentContext, ConfigLocation } from '../../../src/agents/types.js';
 
@@ -64,7 +69,7 @@ describe('anchorLaunch: a local server that names paths of the folder it was wri
   });
 });
 
-describe("folderOf: whose folder a file's entries are written in", () => {
+describe("placeOf: where a file's entries are written", () => {
   const context: AgentContext = {
     platform: 'linux',
     homeDir: '/home/ann',
@@ -78,10 +83,11 @@ describe("folderOf: whose folder a file's entries are written in", () => {
     serversKey: ['mcpServers'],
   });
 
-  it('is the project for project and local files, none for a user file', () => {
-    expect(folderOf(at('project'), context)?.dir).toBe('/home/ann/project');
-    expect(folderOf(at('local'), context)?.dir).toBe('/home/ann/project');
-    expect(folderOf(at('user'), context)).toBeUndefined();
+  it('is the project for project and local files, no folder for a user file', () => {
+    expect(placeOf(at('project'), context).folder?.dir).toBe('/home/ann/project');
+    expect(placeOf(at('local'), context).folder?.dir).toBe('/home/ann/project');
+    expect(placeOf(at('user'), context)).toEqual({ homeDir: '/home/ann' });
+    expect(placeHere(context).folder?.dir).toBe('/home/ann/project');
   });
 });
 
@@ -92,7 +98,7 @@ describe('planImport with a folder', () => {
   it('gives an entry naming a file of the project the project as its cwd, and says so', () => {
     const [item] = planImport(cursor, servers, {
       known: [],
-      folder: projectWith('build/index.js'),
+      place: { folder: projectWith('build/index.js'), homeDir: '/home/ann' },
     });
     expect(item?.definition?.cwd).toBe('/home/ann/project');
     expect(item?.definition?.args).toEqual(['build/index.js']);
@@ -105,5 +111,49 @@ describe('planImport with a folder', () => {
     const [item] = planImport(cursor, servers, { known: [] });
     expect(item?.definition?.cwd).toBeUndefined();
     expect(item?.notes.some((note) => note.startsWith('runs in'))).toBe(false);
+  });
+});
+
+describe("planImport: VS Code's path variables, in the agents that fill them in", () => {
+  const place = { folder: projectWith(), homeDir: '/home/ann' };
+  const entry = {
+    type: 'stdio',
+    command: 'node',
+    args: ['${workspaceFolder}/build/index.js', '--name', '${workspaceFolderBasename}'],
+    cwd: '${userHome}${/}work',
+    env: { TOKEN: '${input:token}', DATA: '${workspaceFolder}/data' },
+  };
+
+  it('reads them as the agent would in a project file, and says so', () => {
+    const [item] = planImport(findAgent('vscode'), { mine: entry }, { known: [], place });
+    expect(item?.definition).toMatchObject({
+      args: ['/home/ann/project/build/index.js', '--name', 'project'],
+      cwd: '/home/ann/work',
+      env: { TOKEN: '${input:token}', DATA: '/home/ann/project/data' },
+    });
+    expect(item?.notes).toContain(
+      'read ${workspaceFolder} as "/home/ann/project", ${workspaceFolderBasename} as "project", ' +
+        '${userHome} as "/home/ann", ${/} as "/", as the agent would',
+    );
+    // What the agent asks the user for stays a placeholder, and flagged.
+    expect(item?.notes.some((note) => note.includes('TOKEN is a placeholder'))).toBe(true);
+  });
+
+  it('keeps ${workspaceFolder} of a user file (whichever folder is open) as written', () => {
+    const [item] = planImport(
+      findAgent('cursor'),
+      { mine: entry },
+      {
+        known: [],
+        place: { homeDir: '/home/ann' },
+      },
+    );
+    expect(item?.definition?.args[0]).toBe('${workspaceFolder}/build/index.js');
+    expect(item?.definition?.cwd).toBe('/home/ann/work');
+  });
+
+  it('leaves them to agents that do not fill them in (Claude Code)', () => {
+    const [item] = planImport(findAgent('claude-code'), { mine: entry }, { known: [], place });
+    expect(item?.definition?.args[0]).toBe('${workspaceFolder}/build/index.js');
   });
 });
