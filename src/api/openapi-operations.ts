@@ -108,7 +108,7 @@ export const operations: Record<string, Record<string, Operation>> = {
   '/servers/{name}/policies': {
     get: {
       summary: 'Approval policies: each tool, whether destructive, and what applies',
-      ok: [200, '{server, destructive, tools: [{key, policy, destructive, effective}]}'],
+      ok: [200, '{server, destructive, tools: [{key, policy, destructive, effective, enabled}]}'],
     },
     post: {
       summary: "Set the destructive default and tools' own policies (null forgets one)",

@@ -15,6 +15,11 @@ export interface ToolPolicyView {
   readonly policy: ToolPolicy | null;
   readonly destructive: boolean;
   readonly effective: ToolPolicy;
+  /**
+   * Its switch: a tool switched off is refused whatever its policy says. A policy kept for
+   * a tool the server no longer lists has no switch to read, and says true.
+   */
+  readonly enabled: boolean;
 }
 
 /** GET /servers/:name/policies (web/src/api/types.ts keeps the UI's copy of it). */
@@ -46,6 +51,7 @@ export function policyRoutes(services: ApiServices): Hono {
       policy: own.tools.get(item.key) ?? null,
       destructive: isDestructive(item.definition ?? undefined),
       effective: effectivePolicy(own, item.key, item.definition ?? undefined),
+      enabled: item.enabled,
     }));
     const unlisted = [...own.tools]
       .filter(([key]) => !tools.items.some((item) => item.key === key))
@@ -54,6 +60,7 @@ export function policyRoutes(services: ApiServices): Hono {
         policy,
         destructive: false,
         effective: policy,
+        enabled: true,
       }));
     const view: PolicyView = {
       server: name,

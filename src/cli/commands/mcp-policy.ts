@@ -10,6 +10,7 @@ interface PolicyRow {
   readonly policy: ToolPolicy | null;
   readonly destructive: boolean;
   readonly effective: ToolPolicy;
+  readonly enabled: boolean;
 }
 
 interface PolicyView {
@@ -33,7 +34,8 @@ function render(view: PolicyView): string {
   const lines = [`Destructive tools of "${view.server}": ${view.destructive}`];
   for (const row of view.tools) {
     const why = row.policy !== null ? 'set' : row.destructive ? 'destructive' : 'default';
-    lines.push(`  ${row.effective.padEnd(5)} ${row.key} (${why})`);
+    const off = row.enabled ? '' : '; switched off: refused';
+    lines.push(`  ${row.effective.padEnd(5)} ${row.key} (${why}${off})`);
   }
   return `${lines.join('\n')}\n`;
 }

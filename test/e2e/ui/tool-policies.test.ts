@@ -9,6 +9,7 @@ interface PolicyRow {
   policy: string | null;
   destructive: boolean;
   effective: string;
+  enabled: boolean;
 }
 interface PolicyView {
   server: string;
@@ -83,6 +84,34 @@ describe('tool policies on the server page in Chromium', () => {
     expect(await section().getByLabel('Tools marked destructive').inputValue()).toBe('ask');
   });
 
+  it('counts a tool switched off apart from the allowed ones: it is refused whatever its policy', async () => {
+    const plain = (await viaRest()).tools.filter((t) => t.policy === null && !t.destructive);
+    const target = plain.find((t) => t.key !== 'wipe_notes')?.key ?? '';
+    expect(target).not.toBe('');
+    const allowed = () => section().getByText(/^\d+ tools? allowed by default$/);
+    expect(await allowed().textContent()).toBe(`${plain.length} tools allowed by default`);
+
+    const off = await runCoffer(daemon.env, ['mcp', 'disable', 'notes', '--tool', target]);
+    expect(off.code, off.stderr).toBe(0);
+    // Without a reload: the switch moves it out of the allowed ones.
+    await section().getByText('1 tool switched off, refused whatever the policy').click();
+    await expect
+      .poll(() => shown(target))
+      .toEqual({ effective: 'allow', why: 'default; switched off, so refused' });
+    expect(await allowed().textContent()).toBe(
+      `${plain.length - 1} ${plain.length === 2 ? 'tool' : 'tools'} allowed by default`,
+    );
+    expect(await restRow(target)).toMatchObject({ enabled: false, effective: 'allow' });
+    const cli = await runCoffer(daemon.env, ['mcp', 'policy', 'notes']);
+    expect(cli.stdout).toContain(`allow ${target} (default; switched off: refused)`);
+
+    const on = await runCoffer(daemon.env, ['mcp', 'enable', 'notes', '--tool', target]);
+    expect(on.code, on.stderr).toBe(0);
+    await expect
+      .poll(() => allowed().textContent())
+      .toBe(`${plain.length} tools allowed by default`);
+  });
+
   it('sets delete_note to deny; the REST API and `coffer mcp policy --json` agree, after a reload too', async () => {
     await choose('delete_note', 'deny');
     await expect
@@ -93,6 +122,7 @@ describe('tool policies on the server page in Chromium', () => {
       policy: 'deny',
       destructive: true,
       effective: 'deny',
+      enabled: true,
     });
     const cli = await runCoffer(daemon.env, ['mcp', 'policy', 'notes', '--json']);
     expect(cli.code).toBe(0);

@@ -78,6 +78,8 @@ export interface ToolPolicyRow {
   readonly policy: ToolPolicy | null;
   readonly destructive: boolean;
   readonly effective: ToolPolicy;
+  /** Switched off: refused whatever its policy says. */
+  readonly enabled: boolean;
 }
 
 /** GET /api/v1/servers/:name/policies. */

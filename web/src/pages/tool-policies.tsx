@@ -28,8 +28,13 @@ function withChange(view: ServerPolicies, change: PolicyChange): ServerPolicies 
 }
 
 function why(row: ToolPolicyRow): string {
-  if (row.policy !== null) return 'set for this tool';
-  return row.destructive ? 'destructive, by its annotations' : 'default';
+  const reason =
+    row.policy !== null
+      ? 'set for this tool'
+      : row.destructive
+        ? 'destructive, by its annotations'
+        : 'default';
+  return row.enabled ? reason : `${reason}; switched off, so refused`;
 }
 
 function PolicyItem(props: {
@@ -107,7 +112,8 @@ function PolicyItems(props: {
 
 /**
  * Destructive tools and those with their own policy first; the rest, allowed by default,
- * folded away so a server with many tools keeps the ones that matter in view.
+ * folded away so a server with many tools keeps the ones that matter in view. A tool
+ * switched off is refused whatever its policy, so it is not counted as allowed.
  */
 function PolicyList(props: {
   readonly view: ServerPolicies;
@@ -116,7 +122,9 @@ function PolicyList(props: {
   const { view, onChange } = props;
   if (view.tools.length === 0) return <p className="muted">No tools listed yet.</p>;
   const notable = view.tools.filter((row) => row.policy !== null || row.destructive);
-  const others = view.tools.filter((row) => row.policy === null && !row.destructive);
+  const plain = view.tools.filter((row) => row.policy === null && !row.destructive);
+  const others = plain.filter((row) => row.enabled);
+  const off = plain.filter((row) => !row.enabled);
   return (
     <>
       {notable.length > 0 && (
@@ -128,6 +136,15 @@ function PolicyList(props: {
             {others.length} {others.length === 1 ? 'tool' : 'tools'} allowed by default
           </summary>
           <PolicyItems rows={others} destructive={view.destructive} onChange={onChange} />
+        </details>
+      )}
+      {off.length > 0 && (
+        <details className="policy-others">
+          <summary>
+            {off.length} {off.length === 1 ? 'tool' : 'tools'} switched off, refused whatever the
+            policy
+          </summary>
+          <PolicyItems rows={off} destructive={view.destructive} onChange={onChange} />
         </details>
       )}
     </>
@@ -147,6 +164,8 @@ export function ToolPolicies({ server }: { server: string }) {
   useDaemonEvents((event: DaemonEvent) => {
     if (event.type === 'ready') reload();
     else if (event.type === 'server.changed' && event.server === server) reload();
+    // A tool switched on or off (the Tools tab above, or the CLI) moves between groups.
+    else if (event.type === 'capability.toggled' && event.server === server) reload();
   });
 
   // Shown once the daemon took it (a refused change never shows), then read back.
