@@ -20,6 +20,15 @@ export function launchFolder(dir: string): LaunchFolder {
   return { dir, exists: existsSync };
 }
 
+/** The folder this process runs in; undefined once it was deleted under it. */
+export function processFolder(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where a file's entries were written: what their relative paths and path variables mean. */
 export interface EntryPlace {
   /** The project of a project (or Claude Code local) file; absent for a user file. */

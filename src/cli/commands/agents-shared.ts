@@ -6,6 +6,7 @@ import {
   type Scope,
   type ShimLaunch,
 } from '../../agents/index.js';
+import { processFolder } from '../../agents/launch-folder.js';
 import { defaultBinaryPath } from '../../discovery/package-info.js';
 import { CofferError } from '../../domain/errors.js';
 import type { CliContext } from '../cli-context.js';
@@ -13,7 +14,12 @@ import type { CliContext } from '../cli-context.js';
 /** What the `coffer agents …` commands share: the machine's context, scopes, the shim launch. */
 
 export function agentContext(context: CliContext): AgentContext {
-  return agentContextFrom(context.env, process.platform, process.cwd());
+  const cwd = processFolder();
+  if (cwd === undefined)
+    throw new CofferError('INVALID_INPUT', 'The current folder no longer exists', {
+      hint: "cd to a folder that exists and run the command again: a project's own files are read from the current folder",
+    });
+  return agentContextFrom(context.env, process.platform, cwd);
 }
 
 export function parseScope(value: string): Scope {

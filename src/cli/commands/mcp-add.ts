@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { describeTarget, type ServerView } from '../render/server-table.js';
 import { readAddSecrets, type AddSecretFlags } from './mcp-add-secrets.js';
-import { launchFolder } from '../../agents/launch-folder.js';
+import { launchFolder, processFolder } from '../../agents/launch-folder.js';
 import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
 import { readOAuthClient, type OAuthClientFlags } from './mcp-oauth-client.js';
 import { SHARED_TRADE_OFF } from './mcp-share.js';
@@ -70,6 +70,8 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
     // Only the error's words: where output goes is the program's (configureOutput merges).
     .configureOutput({ outputError: (text, write) => write(`coffer: ${withCommandHint(text)}`) })
     .action(async (name: string, command: string[], flags: AddFlags) => {
+      // A folder deleted under the shell has no paths to anchor: the command stays as typed.
+      const here = processFolder();
       const options: AddOptions = {
         env: flags.env,
         header: flags.header,
@@ -77,7 +79,7 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
         ...(flags.url === undefined ? {} : { url: flags.url }),
         ...(flags.transport === undefined ? {} : { transport: flags.transport }),
         ...(flags.shared === true ? { shared: true } : {}),
-        folder: launchFolder(process.cwd()),
+        ...(here === undefined ? {} : { folder: launchFolder(here) }),
       };
       const { definition, notes } = buildDefinition(name, command, options);
       const secrets = await readAddSecrets(context, definition, flags);

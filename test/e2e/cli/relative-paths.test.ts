@@ -2,7 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCliHarness, FIXTURE, processesWith, type CliHarness } from './cli-harness.js';
+import { execFile } from 'node:child_process';
+import {
+  COFFER_BIN,
+  createCliHarness,
+  FIXTURE,
+  processesWith,
+  type CliHarness,
+  type RunResult,
+} from './cli-harness.js';
 
 /**
  * A local server named by a path relative to the folder the user is in: `coffer mcp add`
@@ -24,6 +32,23 @@ afterAll(async () => {
   rmSync(project, { recursive: true, force: true });
   expect(processesWith(cli.marker)).toEqual([]);
 });
+
+/** `coffer …` run from a folder removed under it, as a shell left in a deleted folder runs it. */
+function runInDeletedFolder(...args: string[]): Promise<RunResult> {
+  const gone = join(project, 'gone');
+  const script = 'mkdir "$0" && cd "$0" && rmdir "$0" && exec "$@"';
+  return new Promise((done) => {
+    execFile(
+      'sh',
+      ['-c', script, gone, process.execPath, COFFER_BIN, ...args],
+      { env: cli.env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
 
 async function answers(name: string): Promise<void> {
   const tested = await cli.run('mcp', 'test', name);
@@ -112,5 +137,16 @@ describe('relative paths of a local server', () => {
     );
     expect(added.stdout).toBe(`Added server "abs" (stdio: node ${FIXTURE} --name ${cli.marker})\n`);
     expect(await cwdOf('abs')).toBeUndefined();
+  });
+
+  it('from a folder deleted under the shell: add keeps the command as typed, agents say what to do', async () => {
+    const added = await runInDeletedFolder('mcp', 'add', 'orphan', '--', 'node', 'main.js');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe('Added server "orphan" (stdio: node main.js)\n');
+    const listed = await runInDeletedFolder('agents', 'list');
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toBe(
+      "coffer: The current folder no longer exists (cd to a folder that exists and run the command again: a project's own files are read from the current folder)\n",
+    );
   });
 });
