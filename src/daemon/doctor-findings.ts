@@ -1,6 +1,7 @@
 import { plainCredentials } from '../domain/credential-shapes.js';
 import {
   commandNotFound,
+  cwdNotFound,
   type DoctorFinding,
   type DoctorServer,
   type SecretRef,
@@ -54,11 +55,22 @@ export function serverFindings(
   record: ServerRecord,
   server: DoctorServer,
   storedSecrets: readonly SecretRef[],
+  directoryExists: (path: string) => boolean,
 ): DoctorFinding[] {
   if (!record.enabled) return [];
   const findings: DoctorFinding[] = [];
   const name = record.name;
-  if (record.transport === 'stdio' && server.command_path === null) {
+  const cwd = record.transport === 'stdio' ? record.cwd : undefined;
+  if (cwd !== undefined && !directoryExists(cwd)) {
+    // Nothing runs there, and a command looked up in it is not "not on the PATH".
+    findings.push({
+      code: 'CWD_NOT_FOUND',
+      level: 'fail',
+      subject: name,
+      message: cwdNotFound(cwd),
+      fix: `create it, or register the server with the folder it runs in: coffer mcp remove ${name}, then coffer mcp add ${name} --cwd <folder> -- …`,
+    });
+  } else if (record.transport === 'stdio' && server.command_path === null) {
     const command = record.command ?? '';
     findings.push({
       code: 'COMMAND_NOT_FOUND',
@@ -73,7 +85,7 @@ export function serverFindings(
   // A failure the findings above explain is not a second problem to fix: the server cannot
   // start without its command, nor without a secret it names.
   const explained =
-    findings.some((finding) => finding.code === 'COMMAND_NOT_FOUND') ||
+    findings.some(({ code }) => code === 'COMMAND_NOT_FOUND' || code === 'CWD_NOT_FOUND') ||
     (missing.length > 0 && server.last_error?.code === 'SECRET_NOT_FOUND');
   if (server.state === 'needs-sign-in') {
     findings.push({

@@ -26,6 +26,8 @@ export interface DoctorDeps {
   readonly secrets: Pick<SecretStore, 'backend' | 'list'>;
   /** The PATH stdio commands are found on (asked of the login shell at start). */
   readonly searchPath: () => Promise<string | undefined>;
+  /** Whether a stdio server's working directory is there. */
+  readonly directoryExists: (path: string) => boolean;
   /** Where a command resolves on that PATH (src/config/command-lookup.ts), or undefined. */
   readonly findCommand: (
     command: string,
@@ -70,7 +72,8 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
         });
       records.forEach((record, index) => {
         const server = servers[index];
-        if (server !== undefined) findings.push(...serverFindings(record, server, stored));
+        if (server !== undefined)
+          findings.push(...serverFindings(record, server, stored, deps.directoryExists));
         const changed = heldToolsFinding(record.name, held[index] ?? []);
         if (changed !== undefined) findings.push(changed);
       });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { upstreamLogPath } from '../config/home.js';
 import { createApiApp } from '../api/index.js';
 import {
@@ -230,6 +231,7 @@ export const createServices: CreateServices = async ({
       states,
       secrets,
       searchPath: () => searchPath.merged(),
+      directoryExists: (path) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true,
       findCommand: (command, path, cwd) =>
         findCommand(command, {
           platform: process.platform,

@@ -70,7 +70,7 @@ function startFailed(
   return new CofferError('UPSTREAM_UNAVAILABLE', `Upstream "${server}" could not start: ${why}`, {
     hint: commandNotFound
       ? `use an absolute path, or check PATH: a daemon started by a desktop app may not have your shell's PATH (\`coffer mcp show ${server}\`)`
-      : `see logs/upstream-${server}.log for all it wrote, and check its command, arguments and env with \`coffer mcp show ${server}\``,
+      : `see logs/upstream-${server}.log for all it wrote, and check its command, arguments, env and working directory with \`coffer mcp show ${server}\``,
     data: { server },
     cause,
   });

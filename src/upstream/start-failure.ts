@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { cwdNotFound } from '../domain/ports.js';
+
 /**
  * Why a stdio upstream ended before it finished starting, in words a user can act on:
  * its exit code or signal and the last thing it wrote to stderr (a missing API key, a
@@ -42,11 +45,16 @@ export class StartFailure {
     return this.firstNoise;
   }
 
-  /** The spawn itself failed (ENOENT, EACCES): the command is wrong, not the server. */
-  spawnFailed(command: string, error: NodeJS.ErrnoException): Error {
-    this.spawnCode = error.code;
-    this.spawnProblem =
-      error.code === 'ENOENT'
+  /**
+   * The spawn itself failed (ENOENT, EACCES): the command is wrong, not the server. Node
+   * says ENOENT for a missing working directory too, which is not the command's fault.
+   */
+  spawnFailed(command: string, error: NodeJS.ErrnoException, cwd?: string): Error {
+    const cwdMissing = error.code === 'ENOENT' && cwd !== undefined && !existsSync(cwd);
+    this.spawnCode = cwdMissing ? 'ENOENT_CWD' : error.code;
+    this.spawnProblem = cwdMissing
+      ? cwdNotFound(cwd)
+      : error.code === 'ENOENT'
         ? `command not found: ${command}`
         : error.code === 'EACCES'
           ? `command is not executable: ${command}`

@@ -86,7 +86,7 @@ export class StdioProcessTransport implements Transport {
       this.child = child;
       this.exited = new Promise((done) => child.once('close', () => done()));
       child.once('error', (error) => {
-        reject(this.startFailure.spawnFailed(this.options.command, error));
+        reject(this.startFailure.spawnFailed(this.options.command, error, this.options.cwd));
         this.onerror?.(error);
       });
       child.once('spawn', () => {

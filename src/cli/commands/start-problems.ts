@@ -1,5 +1,11 @@
+import { existsSync } from 'node:fs';
 import { findCommand } from '../../config/command-lookup.js';
-import { commandNotFound, type DoctorFinding, type FindingCode } from '../../domain/ports.js';
+import {
+  commandNotFound,
+  cwdNotFound,
+  type DoctorFinding,
+  type FindingCode,
+} from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
@@ -7,6 +13,7 @@ import type { CliContext } from '../cli-context.js';
 /** What doctor can tell about a server that has never run. */
 const KNOWN_BEFORE_START: ReadonlySet<FindingCode> = new Set([
   'COMMAND_NOT_FOUND',
+  'CWD_NOT_FOUND',
   'SECRET_MISSING',
   'SERVER_DUPLICATE',
 ]);
@@ -42,8 +49,9 @@ function warn(context: CliContext, server: string, message: string, fix: string 
 }
 
 /**
- * The local programs of a plan that would not start because their command is not on the
- * PATH the daemon searches (the doctor report names it), in the doctor's words: before
+ * The local programs of a plan that would not start because their working directory is
+ * not there, or their command is not on the PATH the daemon searches (the doctor report
+ * names it), in the doctor's words: before
  * anything is added (a dry run), or for a config import, whose plan already lists the
  * secrets to set (the doctor's other findings would say them twice).
  */
@@ -61,6 +69,11 @@ export async function warnPlannedProblems(
     return;
   }
   for (const { server, definition } of local) {
+    const { cwd } = definition;
+    if (cwd !== undefined && !existsSync(cwd)) {
+      warn(context, server, cwdNotFound(cwd), 'create it, or give the server a folder that exists');
+      continue;
+    }
     const command = definition.command ?? '';
     const found = findCommand(command, {
       platform: process.platform,

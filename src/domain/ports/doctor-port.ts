@@ -14,6 +14,7 @@ export const findingCodes = [
   'DAEMON_NOT_RUNNING',
   'KEYCHAIN_FALLBACK',
   'COMMAND_NOT_FOUND',
+  'CWD_NOT_FOUND',
   'SECRET_MISSING',
   'SERVER_FAILING',
   'SERVER_NEEDS_SIGN_IN',
@@ -29,6 +30,11 @@ export type FindingCode = (typeof findingCodes)[number];
 /** COMMAND_NOT_FOUND's words, for a server registered or one an import would add. */
 export function commandNotFound(command: string): string {
   return `command not found: ${command} (not on the PATH Coffer searches)`;
+}
+
+/** CWD_NOT_FOUND's words: the folder a stdio server is to run in is not there. */
+export function cwdNotFound(cwd: string): string {
+  return `its working directory does not exist: ${cwd}`;
 }
 
 export interface DoctorFinding {

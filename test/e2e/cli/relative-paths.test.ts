@@ -139,6 +139,22 @@ describe('relative paths of a local server', () => {
     expect(await cwdOf('abs')).toBeUndefined();
   });
 
+  it('a working directory that is not there is said at once, and as the reason it cannot start', async () => {
+    const gone = join(project, 'moved-away');
+    const added = await cli.run('mcp', 'add', 'moved', '--cwd', gone, '--', 'node', FIXTURE);
+    expect(added.code).toBe(0);
+    expect(added.stderr).toContain(
+      `coffer: warning: moved: its working directory does not exist: ${gone}\n  fix: create it`,
+    );
+    const tested = await cli.run('mcp', 'test', 'moved');
+    // Node's spawn says ENOENT as for a missing command; the folder is what is missing.
+    expect(tested.stderr).toContain(
+      `could not start: its working directory does not exist: ${gone}`,
+    );
+    expect(tested.stderr).not.toContain('command not found');
+    await cli.run('mcp', 'remove', 'moved');
+  });
+
   it('from a folder deleted under the shell: add keeps the command as typed, agents say what to do', async () => {
     const added = await runInDeletedFolder('mcp', 'add', 'orphan', '--', 'node', 'main.js');
     expect(added.code, added.stderr).toBe(0);

@@ -40,6 +40,7 @@ function doctor(records: ServerRecord[], overrides: Partial<DoctorDeps> = {}) {
     },
     searchPath: () => Promise.resolve('/usr/bin'),
     findCommand: (command) => (command === 'npx' ? '/usr/bin/npx' : undefined),
+    directoryExists: (path) => path === '/home/ann/project',
     daemon: { pid: 42, port: 8000, startedAt: new Date('2026-01-01T00:00:00Z') },
     versions: { coffer: '1.2.3', node: 'v22.1.0' },
     platform: 'linux',
@@ -92,6 +93,24 @@ describe('the doctor report', () => {
       message: expect.stringContaining('command not found: uvx'),
       fix: expect.stringContaining('coffer mcp add ghost -- <full path>'),
     });
+  });
+
+  it('says a working directory that is not there, once, and not as a command off the PATH', async () => {
+    const { report, states } = doctor([
+      record('moved', { command: './run.sh', cwd: '/home/ann/old-checkout' }),
+      record('here', { cwd: '/home/ann/project' }),
+    ]);
+    states.failed('moved', new CofferError('UPSTREAM_UNAVAILABLE', 'could not start'));
+    const findings = (await report()).findings;
+    expect(findings).toEqual([
+      {
+        code: 'CWD_NOT_FOUND',
+        level: 'fail',
+        subject: 'moved',
+        message: 'its working directory does not exist: /home/ann/old-checkout',
+        fix: 'create it, or register the server with the folder it runs in: coffer mcp remove moved, then coffer mcp add moved --cwd <folder> -- …',
+      },
+    ]);
   });
 
   it('says a failure once: a command not found or a secret missing is why the server fails', async () => {

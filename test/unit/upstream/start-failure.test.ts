@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { StartFailure } from '../../../src/upstream/start-failure.js';
 
@@ -67,6 +68,19 @@ describe('StartFailure', () => {
     const denied = new StartFailure();
     denied.spawnFailed('./server', Object.assign(new Error('x'), { code: 'EACCES' }));
     expect(denied.describe()).toBe('command is not executable: ./server');
+  });
+
+  it('blames a working directory that is not there, where Node says ENOENT as for the command', () => {
+    const enoent = () => Object.assign(new Error('spawn node ENOENT'), { code: 'ENOENT' });
+    const failure = new StartFailure();
+    failure.spawnFailed('node', enoent(), '/no/such/folder');
+    expect(failure.describe()).toBe('its working directory does not exist: /no/such/folder');
+    expect(failure.commandNotFound).toBe(false);
+    // A folder that is there leaves the command to blame.
+    const missing = new StartFailure();
+    missing.spawnFailed('uvx', enoent(), tmpdir());
+    expect(missing.describe()).toBe('command not found: uvx');
+    expect(missing.commandNotFound).toBe(true);
   });
 
   it('keeps the first stdout line that was not JSON-RPC, cut to a readable length', () => {

@@ -28,6 +28,7 @@ function HeldLink({ server }: { server: Server }) {
 /** What stops a server from starting, known before it is started (the doctor's findings). */
 const CANNOT_START: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
+  'CWD_NOT_FOUND',
   'SECRET_MISSING',
 ]);
 

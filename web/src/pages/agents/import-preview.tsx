@@ -26,6 +26,7 @@ const ACTION: Record<AgentImportItem['action'], string> = {
 /** What doctor can tell of a server that never ran (as `coffer agents import` warns). */
 const BEFORE_START: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
+  'CWD_NOT_FOUND',
   'SECRET_MISSING',
   'SERVER_DUPLICATE',
 ]);
