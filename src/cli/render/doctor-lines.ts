@@ -1,4 +1,10 @@
-import type { DoctorAgent, DoctorFinding, DoctorReport, DoctorServer } from '../../domain/ports.js';
+import type {
+  DoctorAgent,
+  DoctorFinding,
+  DoctorReport,
+  DoctorServer,
+  FindingCode,
+} from '../../domain/ports.js';
 import type { Colors } from './colors.js';
 
 /** `coffer doctor --json`: the daemon's report (null parts when it is not running) plus agents. */
@@ -15,11 +21,21 @@ export interface DoctorOutput {
   readonly findings: readonly DoctorFinding[];
 }
 
-function serverLine(server: DoctorServer, colors: Colors): string {
+/** The findings that say a server cannot work (their subject is a server, not an agent). */
+const SERVER_FAILURES: ReadonlySet<FindingCode> = new Set([
+  'COMMAND_NOT_FOUND',
+  'CWD_NOT_FOUND',
+  'SECRET_MISSING',
+  'SERVER_FAILING',
+  'SERVER_NEEDS_SIGN_IN',
+]);
+
+/** `failing`: a server a finding says is broken (a secret or a folder missing), not only its state. */
+function serverLine(server: DoctorServer, failing: boolean, colors: Colors): string {
   const broken = server.enabled && (server.state === 'error' || server.state === 'crash-loop');
   const mark = !server.enabled
     ? colors.dim('-')
-    : broken || (server.command !== null && server.command_path === null)
+    : broken || failing || (server.command !== null && server.command_path === null)
       ? colors.red('✗')
       : colors.green('✓');
   const how =
@@ -53,7 +69,12 @@ export function renderDoctor(output: DoctorOutput, colors: Colors): string {
     );
   if (output.search_path !== null) lines.push(`PATH:     ${output.search_path}`);
   lines.push('', output.servers.length === 0 ? 'Servers: none registered' : 'Servers:');
-  lines.push(...output.servers.map((server) => serverLine(server, colors)));
+  const failing = new Set(
+    output.findings.filter(({ code }) => SERVER_FAILURES.has(code)).map(({ subject }) => subject),
+  );
+  lines.push(
+    ...output.servers.map((server) => serverLine(server, failing.has(server.name), colors)),
+  );
   lines.push('', output.agents.length === 0 ? 'Agents: Coffer is not installed in any' : 'Agents:');
   for (const agent of output.agents)
     lines.push(
