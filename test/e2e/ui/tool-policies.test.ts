@@ -97,7 +97,7 @@ describe('tool policies on the server page in Chromium', () => {
     await section().getByText('1 tool switched off, refused whatever the policy').click();
     await expect
       .poll(() => shown(target))
-      .toEqual({ effective: 'allow', why: 'default; switched off, so refused' });
+      .toEqual({ effective: 'off', why: 'default; switched off, so refused' });
     expect(await allowed().textContent()).toBe(
       `${plain.length - 1} ${plain.length === 2 ? 'tool' : 'tools'} allowed by default`,
     );

@@ -46,7 +46,10 @@ function PolicyItem(props: {
   return (
     <li className="policy-row">
       <code className="policy-key">{row.key}</code>
-      <span className={`badge policy-${row.effective}`}>{row.effective}</span>
+      {/* A switched-off tool is refused: its policy applies once it is switched on again. */}
+      <span className={`badge policy-${row.enabled ? row.effective : 'off'}`}>
+        {row.enabled ? row.effective : 'off'}
+      </span>
       <span className="muted small policy-why">{why(row)}</span>
       <select
         aria-label={`Policy of ${row.key}`}
