@@ -72,6 +72,11 @@ describe('web UI in Chromium', () => {
     const commandField = page.locator('.field', { has: page.getByLabel('Command') });
     await commandField.getByText('a stdio server needs a command').waitFor();
     await page.getByLabel('Command').fill(process.execPath);
+    // The daemon does not run where the user's shell is: relative paths need a folder.
+    await page
+      .locator('.field', { has: page.getByLabel('Working directory') })
+      .getByText(/^Optional: where relative paths in the command and arguments are read from/)
+      .waitFor();
     await page.getByLabel('Arguments').fill(`${FIXTURE}\n--scenario\nbasic`);
     await page.getByRole('button', { name: 'Add variable' }).click();
     // A token typed as a plain variable would be kept in the database: the API says where it goes.

@@ -78,7 +78,11 @@ export function ServerFormFields(props: {
               />
             )}
           </Field>
-          <Field label="Working directory" hint="Optional." error={errors.cwd}>
+          <Field
+            label="Working directory"
+            hint="Optional: where relative paths in the command and arguments are read from. Left empty, Coffer starts the server in its own folder, your home folder when it started itself."
+            error={errors.cwd}
+          >
             {({ id, describedBy }) => (
               <input
                 id={id}
