@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 
 /**
  * Routes live in the hash (#/servers/files): the daemon serves one page at `/`, and no
@@ -55,12 +55,17 @@ export function navigate(to: string): void {
   window.location.hash = to;
 }
 
+function onHashChange(notify: () => void): () => void {
+  window.addEventListener('hashchange', notify);
+  return () => window.removeEventListener('hashchange', notify);
+}
+
+/**
+ * The current route. An external store, not state set from an effect: a hash changed
+ * between the first render and the effect's listener (a link followed while the page
+ * mounts) would be missed, and the page would stay on the route it started on.
+ */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(window.location.hash));
-  useEffect(() => {
-    const update = () => setRoute(parseRoute(window.location.hash));
-    window.addEventListener('hashchange', update);
-    return () => window.removeEventListener('hashchange', update);
-  }, []);
-  return route;
+  const hash = useSyncExternalStore(onHashChange, () => window.location.hash);
+  return useMemo(() => parseRoute(hash), [hash]);
 }
