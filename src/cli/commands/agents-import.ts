@@ -6,6 +6,7 @@ import {
   findAgent,
   readSnippet,
   requireConfig,
+  type AgentContext,
   type AgentDefinition,
   type ConfigLocation,
   type Snippet,
@@ -26,15 +27,14 @@ export interface ImportFlags extends RunFlags {
 /** `--file -` is standard input: `pbpaste | coffer agents import claude-desktop --file -`. */
 const STDIN = '-';
 
-function whereToRead(context: CliContext, agent: AgentDefinition, flags: ImportFlags) {
-  if (flags.file === undefined)
-    return chooseLocation(agent, agentContext(context), parseScope(flags.scope));
+function whereToRead(where: AgentContext, agent: AgentDefinition, flags: ImportFlags) {
+  if (flags.file === undefined) return chooseLocation(agent, where, parseScope(flags.scope));
   if (flags.scope !== 'user')
     throw new CofferError('INVALID_INPUT', '--scope and --file name two different files', {
       hint: 'give one of them',
     });
   const path = flags.file === STDIN ? 'standard input' : resolve(flags.file);
-  return fileLocation(agent, agentContext(context), path);
+  return fileLocation(agent, where, path);
 }
 
 /** An agent's own file; or, with --file, a snippet (the entries alone, braces left out). */
@@ -58,7 +58,8 @@ export async function importAgent(
   flags: ImportFlags,
 ): Promise<void> {
   const agent = findAgent(id);
-  const location = whereToRead(context, agent, flags);
+  const where = agentContext(context);
+  const location = whereToRead(where, agent, flags);
   const { exists, servers: found } = await readSource(location, flags.file);
   if (!exists && flags.file !== undefined)
     throw new CofferError('INVALID_INPUT', `No file ${location.path}`, {
@@ -73,7 +74,6 @@ export async function importAgent(
   const scope = flags.scope === 'user' ? '' : ` --scope ${flags.scope}`;
   const replaceCommand = `coffer agents install ${agent.id}${scope} --replace`;
   // A snippet's paths are the folder it is imported from, as `coffer mcp add`'s are.
-  const where = agentContext(context);
   const place = flags.file === undefined ? placeOf(location, where) : placeHere(where);
   const source = { agent, location, header, servers, place };
   await runImportOf(
