@@ -196,12 +196,7 @@ function definitionItem(
   const marked = new Set((options.secretNames ?? []).map((name) => name.toLowerCase()));
   const env = splitSecrets(parsed.env, marked, 'env', notes);
   const headers = splitSecrets(parsed.headers, marked, 'header', notes);
-  const folder = options.place?.folder;
-  const anchored =
-    parsed.transport === 'stdio' && folder !== undefined ? anchorLaunch(parsed, folder) : undefined;
-  if (anchored !== undefined) notes.push(anchored.note);
-  const launch = anchored === undefined ? parsed : { ...parsed, cwd: anchored.cwd };
-  const result = serverDefinitionSchema.safeParse(definitionInput(server, launch, env, headers));
+  const result = serverDefinitionSchema.safeParse(definitionInput(server, parsed, env, headers));
   if (!result.success) {
     const reason = result.error.issues[0]?.message ?? 'not a valid server definition';
     return { ...base, server, action: 'invalid', reason, notes };
@@ -245,11 +240,25 @@ function planEntry(
   return { ...item, notes };
 }
 
-/** The entry as the agent reads it where it is written: its path variables filled in. */
-function readWhere(agent: AgentDefinition, raw: unknown, place: EntryPlace | undefined) {
+/**
+ * The entry as the agent runs it where it is written: its path variables filled in, and a
+ * local server naming paths of the project given the project as its folder.
+ */
+function readWhere(
+  agent: AgentDefinition,
+  raw: unknown,
+  place: EntryPlace | undefined,
+): ParsedEntry {
   const parsed = agent.parseEntry(raw);
-  if (isSkipped(parsed) || agent.pathVariables !== true || place === undefined) return parsed;
-  return expandPathVariables(parsed, pathVariables(place));
+  if (isSkipped(parsed) || place === undefined) return parsed;
+  const read =
+    agent.pathVariables === true ? expandPathVariables(parsed, pathVariables(place)) : parsed;
+  const anchored =
+    read.transport === 'stdio' && place.folder !== undefined
+      ? anchorLaunch(read, place.folder)
+      : undefined;
+  if (anchored === undefined) return read;
+  return { ...read, cwd: anchored.cwd, notes: [...read.notes, anchored.note] };
 }
 
 /** What the reader of an entry should know, whatever becomes of it. */
