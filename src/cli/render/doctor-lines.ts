@@ -1,9 +1,9 @@
-import type {
-  DoctorAgent,
-  DoctorFinding,
-  DoctorReport,
-  DoctorServer,
-  FindingCode,
+import {
+  serverFindingCodes,
+  type DoctorAgent,
+  type DoctorFinding,
+  type DoctorReport,
+  type DoctorServer,
 } from '../../domain/ports.js';
 import type { Colors } from './colors.js';
 
@@ -20,15 +20,6 @@ export interface DoctorOutput {
   readonly agents: readonly DoctorAgent[];
   readonly findings: readonly DoctorFinding[];
 }
-
-/** The findings that say a server cannot work (their subject is a server, not an agent). */
-const SERVER_FAILURES: ReadonlySet<FindingCode> = new Set([
-  'COMMAND_NOT_FOUND',
-  'CWD_NOT_FOUND',
-  'SECRET_MISSING',
-  'SERVER_FAILING',
-  'SERVER_NEEDS_SIGN_IN',
-]);
 
 /** `failing`: a server a finding says is broken (a secret or a folder missing), not only its state. */
 function serverLine(server: DoctorServer, failing: boolean, colors: Colors): string {
@@ -70,7 +61,9 @@ export function renderDoctor(output: DoctorOutput, colors: Colors): string {
   if (output.search_path !== null) lines.push(`PATH:     ${output.search_path}`);
   lines.push('', output.servers.length === 0 ? 'Servers: none registered' : 'Servers:');
   const failing = new Set(
-    output.findings.filter(({ code }) => SERVER_FAILURES.has(code)).map(({ subject }) => subject),
+    output.findings
+      .filter(({ code, level }) => level === 'fail' && serverFindingCodes.has(code))
+      .map(({ subject }) => subject),
   );
   lines.push(
     ...output.servers.map((server) => serverLine(server, failing.has(server.name), colors)),

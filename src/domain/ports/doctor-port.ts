@@ -27,6 +27,18 @@ export const findingCodes = [
 ] as const;
 export type FindingCode = (typeof findingCodes)[number];
 
+/** The codes whose subject is a server; the others name Node, the daemon, the keychain or an agent. */
+export const serverFindingCodes: ReadonlySet<FindingCode> = new Set([
+  'COMMAND_NOT_FOUND',
+  'CWD_NOT_FOUND',
+  'SECRET_MISSING',
+  'SERVER_FAILING',
+  'SERVER_NEEDS_SIGN_IN',
+  'TOOLS_CHANGED',
+  'SERVER_DUPLICATE',
+  'SECRET_IN_DEFINITION',
+]);
+
 /** COMMAND_NOT_FOUND's words, for a server registered or one an import would add. */
 export function commandNotFound(command: string): string {
   return `command not found: ${command} (not on the PATH Coffer searches)`;
