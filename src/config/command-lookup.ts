@@ -20,6 +20,11 @@ export interface CommandLookupOptions {
 
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 
+/** Whether a server's working directory is there: a spawn given anything else fails. */
+export function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
 export function isRunnableFile(path: string, platform: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { upstreamLogPath } from '../config/home.js';
 import { createApiApp } from '../api/index.js';
 import {
@@ -25,7 +24,7 @@ import { logRequestFailure } from '../observability/request-failure.js';
 import { createRepositories, openDatabase } from '../store/index.js';
 import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
-import { findCommand } from '../config/command-lookup.js';
+import { findCommand, isDirectory } from '../config/command-lookup.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
 import { lazyAgentSetup } from './agent-setup-loader.js';
 import { tokensEqual } from './access-guard.js';
@@ -231,7 +230,7 @@ export const createServices: CreateServices = async ({
       states,
       secrets,
       searchPath: () => searchPath.merged(),
-      directoryExists: (path) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true,
+      directoryExists: isDirectory,
       findCommand: (command, path, cwd) =>
         findCommand(command, {
           platform: process.platform,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { isDirectory } from '../config/command-lookup.js';
 import { cwdNotFound } from '../domain/ports.js';
 
 /**
@@ -50,7 +50,7 @@ export class StartFailure {
    * says ENOENT for a missing working directory too, which is not the command's fault.
    */
   spawnFailed(command: string, error: NodeJS.ErrnoException, cwd?: string): Error {
-    const cwdMissing = error.code === 'ENOENT' && cwd !== undefined && !existsSync(cwd);
+    const cwdMissing = error.code === 'ENOENT' && cwd !== undefined && !isDirectory(cwd);
     this.spawnCode = cwdMissing ? 'ENOENT_CWD' : error.code;
     this.spawnProblem = cwdMissing
       ? cwdNotFound(cwd)

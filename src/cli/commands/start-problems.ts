@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { findCommand } from '../../config/command-lookup.js';
+import { findCommand, isDirectory } from '../../config/command-lookup.js';
 import {
   commandNotFound,
   cwdNotFound,
@@ -70,7 +69,7 @@ export async function warnPlannedProblems(
   }
   for (const { server, definition } of local) {
     const { cwd } = definition;
-    if (cwd !== undefined && !existsSync(cwd)) {
+    if (cwd !== undefined && !isDirectory(cwd)) {
       warn(context, server, cwdNotFound(cwd), 'create it, or give the server a folder that exists');
       continue;
     }
