@@ -26,6 +26,25 @@ export interface CliHarness {
   close(): Promise<void>;
 }
 
+/** Runs a program to its end: its exit code (-1 when it never ran or was killed) and output. */
+export function runProgram(
+  file: string,
+  args: readonly string[],
+  options: { readonly env: NodeJS.ProcessEnv; readonly cwd?: string },
+): Promise<RunResult> {
+  return new Promise((done) => {
+    execFile(
+      file,
+      [...args],
+      { ...options, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
 /**
  * A temporary Coffer home and a port block of its own (19000–19999, 10 ports), so
  * e2e runs never meet the user's daemon nor each other's.
@@ -45,17 +64,7 @@ export function createCliHarness(extraEnv: NodeJS.ProcessEnv = {}): CliHarness {
   delete env['COFFER_DEBUG'];
   const marker = `e2e-${home.slice(-6).toLowerCase()}`;
   const runIn = (cwd: string, ...args: string[]): Promise<RunResult> =>
-    new Promise((done) => {
-      execFile(
-        process.execPath,
-        [COFFER_BIN, ...args],
-        { env, cwd, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
-        (error, stdout, stderr) => {
-          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-          done({ code, stdout, stderr });
-        },
-      );
-    });
+    runProgram(process.execPath, [COFFER_BIN, ...args], { env, cwd });
   const run = (...args: string[]): Promise<RunResult> => runIn(root, ...args);
   let closed = false;
   return {

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import {
   COFFER_BIN,
   createCliHarness,
   FIXTURE,
   processesWith,
+  runProgram,
   type CliHarness,
   type RunResult,
 } from './cli-harness.js';
@@ -37,16 +37,8 @@ afterAll(async () => {
 function runInDeletedFolder(...args: string[]): Promise<RunResult> {
   const gone = join(project, 'gone');
   const script = 'mkdir "$0" && cd "$0" && rmdir "$0" && exec "$@"';
-  return new Promise((done) => {
-    execFile(
-      'sh',
-      ['-c', script, gone, process.execPath, COFFER_BIN, ...args],
-      { env: cli.env, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        done({ code, stdout, stderr });
-      },
-    );
+  return runProgram('sh', ['-c', script, gone, process.execPath, COFFER_BIN, ...args], {
+    env: cli.env,
   });
 }
 
