@@ -5,14 +5,8 @@ import type { SecretBackendInfo } from './secret-store-port.js';
 /** `fail`: something is broken and `coffer doctor` exits non-zero; `warn`: worth knowing. */
 export type FindingLevel = 'warn' | 'fail';
 
-/**
- * Stable codes: scripts and the UI may match on them. Listed in docs/DOCTOR.md.
- * Server findings carry the server's name in `subject`; agent findings the agent's id.
- */
-export const findingCodes = [
-  'NODE_VERSION',
-  'DAEMON_NOT_RUNNING',
-  'KEYCHAIN_FALLBACK',
+/** The findings whose subject is a server (its name). */
+const SERVER_CODES = [
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
   'SECRET_MISSING',
@@ -21,23 +15,26 @@ export const findingCodes = [
   'TOOLS_CHANGED',
   'SERVER_DUPLICATE',
   'SECRET_IN_DEFINITION',
+] as const;
+
+/**
+ * Stable codes: scripts and the UI may match on them. Listed in docs/DOCTOR.md. The first
+ * three name Node, the daemon and the keychain; server findings carry the server's name in
+ * `subject`, agent findings the agent's id.
+ */
+export const findingCodes = [
+  'NODE_VERSION',
+  'DAEMON_NOT_RUNNING',
+  'KEYCHAIN_FALLBACK',
+  ...SERVER_CODES,
   'AGENT_SHIM_BROKEN',
   'AGENT_CONFIG_UNREADABLE',
   'AGENT_TOKEN_STALE',
 ] as const;
 export type FindingCode = (typeof findingCodes)[number];
 
-/** The codes whose subject is a server; the others name Node, the daemon, the keychain or an agent. */
-export const serverFindingCodes: ReadonlySet<FindingCode> = new Set([
-  'COMMAND_NOT_FOUND',
-  'CWD_NOT_FOUND',
-  'SECRET_MISSING',
-  'SERVER_FAILING',
-  'SERVER_NEEDS_SIGN_IN',
-  'TOOLS_CHANGED',
-  'SERVER_DUPLICATE',
-  'SECRET_IN_DEFINITION',
-]);
+/** The codes whose subject is a server. */
+export const serverFindingCodes: ReadonlySet<FindingCode> = new Set(SERVER_CODES);
 
 /** COMMAND_NOT_FOUND's words, for a server registered or one an import would add. */
 export function commandNotFound(command: string): string {
