@@ -149,18 +149,30 @@ describe('tool playground in Chromium', () => {
       .waitFor();
     await screenshot(page, 'context-budget');
 
-    // echo is off since the test above: switching structured off too lowers the figure.
+    // echo is off since the test above: switching structured off too (elsewhere, as the
+    // CLI would) lowers the figure, and the open page measures again by itself.
     await daemon.api('POST', '/servers/fixture/capabilities', {
       type: 'tool',
       keys: ['structured'],
       enabled: false,
     });
-    await page.getByRole('button', { name: 'Measure again' }).click();
     const after = (await daemon.api('GET', '/context-budget')).body as Budget;
     const lower = after.servers.find((s) => s.server === 'fixture');
     if (lower === undefined) throw new Error('no fixture row');
     expect(lower.tokens).toBeLessThan(fixture.tokens);
     expect(after.full.tokens).toBeLessThan(full.tokens);
     await row.getByText(new Intl.NumberFormat('en').format(lower.tokens)).waitFor();
+  });
+
+  it('measures again by itself when a server is added or removed elsewhere', async () => {
+    const rows = page.locator('table.budget tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    await addFixture(daemon, 'second', ['--scenario', 'basic']);
+    await page.locator('table.budget tr', { hasText: 'second' }).waitFor();
+    const { full } = (await daemon.api('GET', '/context-budget')).body as Budget;
+    await page.getByText(`≈ ${new Intl.NumberFormat('en').format(full.tokens)} tokens`).waitFor();
+
+    expect((await daemon.api('DELETE', '/servers/second')).status).toBe(204);
+    await expect.poll(() => rows.count()).toBe(1);
   });
 });

@@ -91,3 +91,21 @@ export function useDaemonEvents(listener: Listener): void {
   latest.current = listener;
   useEffect(() => subscribe((event) => latest.current(event)), [subscribe]);
 }
+
+/** How long a burst of events may last: one reload after its last event. */
+const BURST_MS = 150;
+
+/**
+ * Calls `reload` once per burst of the events `wanted` accepts: a page whose figures
+ * depend on every server (adding one announces several events) reloads once, not once
+ * an event.
+ */
+export function useReloadOn(wanted: (event: DaemonEvent) => boolean, reload: () => void): void {
+  const pending = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(pending.current), []);
+  useDaemonEvents((event) => {
+    if (!wanted(event)) return;
+    window.clearTimeout(pending.current);
+    pending.current = window.setTimeout(reload, BURST_MS);
+  });
+}

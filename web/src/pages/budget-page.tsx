@@ -1,6 +1,7 @@
 import { api, errorText } from '../api/client.js';
-import type { ContextBudget, DaemonStatus, ListSize } from '../api/types.js';
+import type { ContextBudget, DaemonEvent, DaemonStatus, ListSize } from '../api/types.js';
 import { Loading, Notice } from '../components/notice.js';
+import { useReloadOn } from '../live/events.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
 
@@ -49,11 +50,22 @@ function ResultBudget() {
 }
 
 /**
+ * What changes the measure: a server added, removed or redefined, a tool switched, the
+ * daemon back after a restart. Not a server starting or stopping: measuring starts them.
+ */
+function changesBudget(event: DaemonEvent): boolean {
+  if (event.type === 'capability.toggled') return event.capability_type === 'tool';
+  return event.type !== 'server.state' && event.type !== 'activity.recorded';
+}
+
+/**
  * What `tools/list` costs a model before it does anything (characters / 4, as the
- * README measures it): per server, and in total in full vs lean mode.
+ * README measures it): per server, and in total in full vs lean mode. Measured again on
+ * its own when a change made anywhere (the CLI, another page) changes it.
  */
 export function BudgetPage() {
   const budget = useLoad(() => api.get<ContextBudget>('/context-budget'), 'budget');
+  useReloadOn(changesBudget, budget.reload);
   const data = budget.data;
   const largest = Math.max(0, ...(data?.servers.map((s) => s.tokens) ?? []));
   return (

@@ -1,8 +1,7 @@
-import { useRef } from 'react';
 import { api, errorText } from '../../api/client.js';
 import type { DoctorReport } from '../../api/types.js';
 import { Loading, Notice } from '../../components/notice.js';
-import { useDaemonEvents } from '../../live/events.js';
+import { useReloadOn } from '../../live/events.js';
 import { useLoad } from '../../use-load.js';
 import { DoctorAgents } from './doctor-agents.js';
 import { DoctorFindings } from './doctor-findings.js';
@@ -18,14 +17,11 @@ import { DoctorSetup } from './doctor-setup.js';
 export function DoctorPage() {
   const report = useLoad(() => api.get<DoctorReport>('/doctor'), 'doctor');
   const data = report.data;
-  const pending = useRef<number | undefined>(undefined);
-
-  // A server added, removed, edited or changing state changes the report: one reload a burst.
-  useDaemonEvents((event) => {
-    if (event.type === 'activity.recorded' || event.type === 'capability.toggled') return;
-    window.clearTimeout(pending.current);
-    pending.current = window.setTimeout(report.reload, 150);
-  });
+  // A server added, removed, edited or changing state changes the report.
+  useReloadOn(
+    (event) => event.type !== 'activity.recorded' && event.type !== 'capability.toggled',
+    report.reload,
+  );
   return (
     <section aria-labelledby="doctor-title">
       <div className="page-head">
