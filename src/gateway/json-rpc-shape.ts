@@ -30,6 +30,16 @@ export function messageProblem(value: unknown): string | undefined {
   return 'not a JSON-RPC 2.0 message (jsonrpc "2.0", a method or a result or an error, no other keys)';
 }
 
+/**
+ * The id to answer an Invalid Request with: the request's own when it has a method and a
+ * valid id, so a client waiting on that id is answered (a line-based channel has no HTTP
+ * status to end the wait); null for anything else, a malformed response above all, whose
+ * id names one of the CLIENT's requests.
+ */
+export function requestIdOf(value: unknown): RequestId | null {
+  return isObject(value) && 'method' in value && isRequestId(value['id']) ? value['id'] : null;
+}
+
 /** What `value` is as a JSON-RPC 2.0 message, or undefined when it is none. */
 function jsonRpcShape(value: unknown): Shape | undefined {
   if (!isObject(value) || value['jsonrpc'] !== '2.0') return undefined;

@@ -7,7 +7,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Gateway } from './gateway.js';
 import { MAX_BODY_BYTES } from './json-body.js';
 import { classifyMessage, unsupported } from './era-classification.js';
-import { isRequest, messageProblem } from './json-rpc-shape.js';
+import { isRequest, messageProblem, requestIdOf } from './json-rpc-shape.js';
 import { LineReader } from './line-reader.js';
 import { LineTransport } from './line-transport.js';
 import type { MessageRouter } from './router/message-router.js';
@@ -115,7 +115,8 @@ export class SocketConnection {
       return this.write(rpcError(null, -32600, 'Invalid Request: an empty batch'));
     for (const item of items) {
       const problem = messageProblem(item);
-      if (problem !== undefined) this.write(rpcError(null, -32600, `Invalid Request: ${problem}`));
+      if (problem !== undefined)
+        this.write(rpcError(requestIdOf(item), -32600, `Invalid Request: ${problem}`));
       else this.message(item as JSONRPCMessage);
     }
   }

@@ -138,6 +138,23 @@ describe('the socket channel', () => {
     client.close();
   });
 
+  it('answers a malformed request under its own id, so the client stops waiting', async () => {
+    const client = await ready();
+    client.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect((await client.next(isAnswer(1))).result).toEqual({});
+    client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: 'not an object' });
+    expect(await client.next(isAnswer(2))).toMatchObject({ error: { code: -32600 } });
+    client.send({ jsonrpc: '2.0', id: 3, method: 'ping', extra: true });
+    expect(await client.next(isAnswer(3))).toMatchObject({ error: { code: -32600 } });
+    // A malformed response is answered with id null: its id is one of the client's own.
+    client.send({ jsonrpc: '2.0', id: 4, result: 'not an object' });
+    const refused = await client.next(
+      (line) => line.error !== undefined && line.id !== 2 && line.id !== 3,
+    );
+    expect(refused).toMatchObject({ id: null, error: { code: -32600 } });
+    client.close();
+  });
+
   it('writes progress under the client token before the result', async () => {
     const client = await ready();
     client.send(initialize(1));
