@@ -13,6 +13,10 @@ import {
  * shim answers itself: not JSON, not a JSON-RPC message, or past the daemon's limit
  * (answered here, under the request's own id). A batch from an old client (batches left
  * MCP in 2025-06-18) becomes its messages, relayed one by one.
+ *
+ * Only a request's id is echoed: any other message's id is one the daemon chose, and the
+ * same number may name one of the client's own requests. An answer too large to relay
+ * goes on as an error to the daemon instead, so the server that asked is not left waiting.
  */
 
 export type ClientItem =
@@ -33,8 +37,7 @@ export function readClientLine(line: string): ClientItem[] {
   if (line.length * 3 > MAX_MESSAGE_BYTES) {
     const bytes = Buffer.byteLength(line);
     const message = `Message too large: ${bytes} bytes, the limit is ${MAX_MESSAGE_BYTES}`;
-    if (bytes > MAX_MESSAGE_BYTES)
-      return [refused(idOf(parsed), SHIM_ERROR_CODE.invalidRequest, message)];
+    if (bytes > MAX_MESSAGE_BYTES) return [tooLarge(parsed, message)];
   }
   if (!Array.isArray(parsed)) return [item(parsed, line)];
   if (parsed.length === 0) return [invalid(null)];
@@ -47,7 +50,19 @@ function item(message: unknown, raw: string): ClientItem {
 }
 
 function idOf(value: unknown): JsonRpcId | null {
-  return isJsonObject(value) && isJsonRpcId(value['id']) ? value['id'] : null;
+  return isJsonObject(value) && 'method' in value && isJsonRpcId(value['id']) ? value['id'] : null;
+}
+
+function tooLarge(value: unknown, message: string): ClientItem {
+  const id = isJsonObject(value) ? value['id'] : undefined;
+  const answer = isJsonObject(value) && !('method' in value) && isJsonRpcId(id);
+  if (!answer) return refused(idOf(value), SHIM_ERROR_CODE.invalidRequest, message);
+  const error: JsonRpcMessage = {
+    jsonrpc: '2.0',
+    id,
+    error: { code: SHIM_ERROR_CODE.invalidRequest, message: `The client's answer: ${message}` },
+  };
+  return { ok: true, message: error, raw: JSON.stringify(error) };
 }
 
 function invalid(id: JsonRpcId | null): ClientItem {

@@ -133,10 +133,11 @@ describe('coffer shim: relaying', () => {
     const client = shim();
     await client.initialize();
     client.writeLine('this is not json');
-    client.writeLine('{"jsonrpc":"2.0","id":5}');
+    client.writeLine('{"jsonrpc":"2.0","id":5,"method":7}');
     client.writeLine('[]');
     await client.waitFor((m) => m.error?.code === -32700);
     await client.waitFor((m) => m.id === 5 && m.error?.code === -32600);
+    await client.waitFor((m) => m.id === null && m.error?.code === -32600);
     expect((await client.request('ping')).result).toEqual({ method: 'ping', params: null });
     expect(client.nonJsonRpcLines()).toEqual([]);
   });

@@ -57,7 +57,7 @@ describe('relay: one channel', () => {
   it('answers bad JSON, invalid messages and oversized ones itself, and splits batches', async () => {
     const { relay, client } = relayFor(fake);
     relay.fromClient('this is not json');
-    relay.fromClient('{"jsonrpc":"2.0","id":5}');
+    relay.fromClient('{"jsonrpc":"2.0","id":5,"method":7}');
     relay.fromClient('[]');
     const huge = JSON.stringify({
       jsonrpc: '2.0',
@@ -78,6 +78,28 @@ describe('relay: one channel', () => {
       '{"jsonrpc":"2.0","id":1,"method":"ping"}',
       '{"jsonrpc":"2.0","id":2,"method":"ping"}',
     ]);
+  });
+
+  it("echoes only a request's id: any other message's id may name one of the client's requests", async () => {
+    const { relay, client } = relayFor(fake);
+    relay.fromClient('{"jsonrpc":"2.0","id":7}');
+    relay.fromClient('{"jsonrpc":"2.0","id":8,"method":"ping"}');
+    await client.response(8);
+    const refusal = client.messages.find((m) => m.error?.code === -32600);
+    expect(refusal).toMatchObject({ id: null });
+    expect(client.messages.some((m) => m.id === 7)).toBe(false);
+  });
+
+  it("turns an answer too large to relay into an error for the daemon, so the server's request ends", async () => {
+    const { relay, client } = relayFor(fake);
+    relay.fromClient(
+      JSON.stringify({ jsonrpc: '2.0', id: 3, result: { text: 'a'.repeat(5 * 1024 * 1024) } }),
+    );
+    await until(fake, () => fake.rawLines.length === 1);
+    const sent = JSON.parse(fake.rawLines[0] ?? '') as { id: unknown; error: { message: string } };
+    expect(sent).toMatchObject({ id: 3, error: { code: -32600 } });
+    expect(sent.error.message).toMatch(/^The client's answer: Message too large/);
+    expect(client.messages).toEqual([]);
   });
 });
 
