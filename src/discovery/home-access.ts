@@ -9,6 +9,15 @@ import { CofferError } from '../domain/errors.js';
 export function homeAccessError(home: string, error: unknown): CofferError {
   if (error instanceof CofferError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
+  if (code === 'ENOTDIR' || code === 'EEXIST')
+    return new CofferError(
+      'STORE_FAILURE',
+      `Cannot use the Coffer home ${home}: it, or a folder above it, is a file (${code})`,
+      {
+        hint: 'set COFFER_HOME to a folder (Coffer creates it if it is not there), or unset it to use ~/.coffer',
+        cause: error,
+      },
+    );
   const why =
     code === 'EACCES' || code === 'EPERM'
       ? 'your user may not write to it'

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { dirname } from 'node:path';
 import type { CofferPaths } from '../config/home.js';
 import { CofferError } from '../domain/errors.js';
 import {
@@ -9,6 +10,7 @@ import {
   type DaemonInfo,
   type DaemonRecord,
 } from './daemon-record.js';
+import { homeAccessError } from './home-access.js';
 import { isCofferDaemonProcess, isProcessAlive } from './process-check.js';
 
 /**
@@ -48,7 +50,9 @@ function readDaemonFile(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') throw homeAccessError(dirname(path), error);
     throw new CofferError('DAEMON_UNAVAILABLE', `Cannot read ${path}`, {
       hint: 'check the permissions of your Coffer home',
       cause: error,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +153,27 @@ describe.runIf(process.platform === 'linux')('a home the daemon may not write', 
 
     chmodSync(join(home, 'coffer.db'), 0o600);
     await expectServesKeeper(env, home);
+  });
+
+  it('a COFFER_HOME that is a file, or under one: says so, touches nothing', async () => {
+    const dir = tracker.home(await makeHome());
+    homes.push(dir);
+    const file = join(dir, 'not-a-folder');
+    writeFileSync(file, 'mine');
+    giveToRunner(dir);
+    const block = await freePortBlock(3);
+    for (const home of [file, join(file, 'below')]) {
+      const env = cofferEnv({ home, portRange: block.env });
+      for (const args of [['daemon'], ['start'], ['status'], ['mcp', 'list']]) {
+        const run = await coffer(args, env);
+        expect(run.signal, `coffer ${args.join(' ')} hung`).toBeNull();
+        expect(run.code, run.stderr).toBe(1); // STORE_FAILURE, not an internal error
+        expect(run.stderr).toContain(`Cannot use the Coffer home ${home}`);
+        expect(run.stderr).toContain('is a file');
+        expect(run.stderr).toContain('set COFFER_HOME to a folder');
+      }
+    }
+    expect(readFileSync(file, 'utf8')).toBe('mine');
   });
 
   // Only root can leave a home owned by someone else, as `sudo coffer start` does.
