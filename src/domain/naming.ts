@@ -89,6 +89,22 @@ export function splitExposedName(exposed: string): { server: string; name: strin
 }
 
 /**
+ * The server's own name for one a user copied from an agent, which sees
+ * `<server>__<name>` and `coffer://<server>/<uri>`: THIS server's prefix is taken off.
+ * Anything else is kept as given: another server's prefix (a name of this server then),
+ * and a name cut to 64 characters and hashed, which cannot be undone.
+ */
+export function ownName(server: string, given: string, kind: 'name' | 'uri'): string {
+  if (kind === 'name') {
+    const split = splitExposedName(given);
+    return split?.server === server ? split.name : given;
+  }
+  if (!given.startsWith(RESOURCE_SCHEME)) return given;
+  const split = splitExposedUri(given);
+  return split?.server === server ? split.uri : given;
+}
+
+/**
  * `coffer://<server>/<original-uri>`, the original kept byte for byte; an app's
  * `ui://<rest>` becomes `ui://<server>/<rest>`, a skill's `skill://<rest>`
  * `skill://<server>/<rest>`. Every valid server name is a valid URI host (RFC 3986

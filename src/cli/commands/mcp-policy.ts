@@ -4,6 +4,7 @@ import { parseToolPolicy, toolPolicies, type ToolPolicy } from '../../domain/too
 import type { CliContext } from '../cli-context.js';
 import { checkName } from './mcp-input.js';
 import { serverPath } from './mcp-list.js';
+import { ownNameOf } from './own-name.js';
 
 interface PolicyRow {
   readonly key: string;
@@ -56,10 +57,11 @@ async function setPolicy(context: CliContext, name: string, value: string, flags
     context.stdout.write(`Destructive tools of "${name}": ${policy}\n`);
     return;
   }
-  const tool = flags.tool ?? '';
+  const { key: tool, note } = ownNameOf(name, flags.tool ?? '', 'name');
   const policy = policyOrDefault(value);
   await api.post(serverPath(name, '/policies'), { tools: { [tool]: policy } });
   context.stdout.write(`Tool "${tool}" of "${name}": ${policy ?? 'as its annotations say'}\n`);
+  if (note !== undefined) context.stdout.write(note);
 }
 
 /** `coffer mcp policy <name> [allow|ask|deny|default] [--tool T | --destructive] [--json]`. */

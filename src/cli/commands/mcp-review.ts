@@ -5,6 +5,7 @@ import { colorsFor } from '../render/colors.js';
 import { reviewLines, type ReviewRow } from '../render/review-lines.js';
 import { checkName } from './mcp-input.js';
 import { serverPath } from './mcp-list.js';
+import { ownNameOf } from './own-name.js';
 
 interface ReviewFlags {
   accept?: boolean;
@@ -14,7 +15,8 @@ interface ReviewFlags {
 
 async function accept(context: CliContext, name: string, flags: ReviewFlags): Promise<void> {
   const api = await context.api();
-  const body = flags.tool === undefined ? {} : { tool: flags.tool };
+  const own = flags.tool === undefined ? undefined : ownNameOf(name, flags.tool, 'name');
+  const body = own === undefined ? {} : { tool: own.key };
   const answer = await api.post<{ accepted: string[] }>(serverPath(name, '/reviews'), body);
   if (flags.json === true) {
     context.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
@@ -26,6 +28,7 @@ async function accept(context: CliContext, name: string, flags: ReviewFlags): Pr
       ? `No tool of "${name}" is held back: nothing to accept.\n`
       : `Accepted ${accepted.join(', ')} of "${name}": listed again.\n`,
   );
+  if (own?.note !== undefined) context.stdout.write(own.note);
 }
 
 /** `coffer mcp review <name> [--accept [--tool T]] [--json]`. */

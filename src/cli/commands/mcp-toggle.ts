@@ -7,6 +7,7 @@ import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import type { ServerView } from '../render/server-table.js';
 import { checkName, collect } from './mcp-input.js';
+import { ownNameOf } from './own-name.js';
 import { serverPath } from './mcp-list.js';
 
 interface ToggleFlags {
@@ -52,6 +53,24 @@ export function toggleGroups(flags: ToggleFlags): ToggleGroup[] {
   return groups.filter((group) => group.keys.length > 0);
 }
 
+/**
+ * The groups with every key as the server's own (ownNameOf), and the notes of the keys
+ * that were given as agents see them.
+ */
+function ownKeys(server: string, groups: readonly ToggleGroup[]) {
+  const notes: string[] = [];
+  const own = groups.map((group) => ({
+    type: group.type,
+    keys: group.keys.map((given) => {
+      const kind = group.type === 'tool' || group.type === 'prompt' ? 'name' : 'uri';
+      const { key, note } = ownNameOf(server, given, kind);
+      if (note !== undefined) notes.push(note);
+      return key;
+    }),
+  }));
+  return { groups: own, notes };
+}
+
 function describeKeys(group: ToggleGroup): string {
   const [one, many] = NOUN[group.type];
   const quoted = group.keys.map((key) => `"${key}"`).join(', ');
@@ -60,7 +79,7 @@ function describeKeys(group: ToggleGroup): string {
 
 async function toggle(context: CliContext, name: string, enabled: boolean, flags: ToggleFlags) {
   checkName(name);
-  const groups = toggleGroups(flags);
+  const { groups, notes } = ownKeys(name, toggleGroups(flags));
   const api = await context.api();
   const verb = enabled ? 'Enabled' : 'Disabled';
   if (groups.length === 0) {
@@ -74,6 +93,7 @@ async function toggle(context: CliContext, name: string, enabled: boolean, flags
     await api.post<{ changed: number }>(serverPath(name, '/capabilities'), body);
     context.stdout.write(`${verb} ${describeKeys(group)} on "${name}"\n`);
   }
+  for (const note of notes) context.stdout.write(note);
   // The choices are made: a check that cannot be done is no reason to fail the command.
   const warnings = await unknownKeyWarnings(api, name, groups).catch(() => []);
   for (const line of warnings) context.stderr.write(line);

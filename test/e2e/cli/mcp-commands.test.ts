@@ -324,6 +324,39 @@ describe('coffer mcp', () => {
     expect(await ok('mcp', 'list', '--tree')).toMatch(/^│ {2}├─ echo$/m);
   });
 
+  it("takes the names agents see (fake__echo, coffer://fake/…) as the server's own", async () => {
+    const out = await ok(
+      'mcp',
+      'disable',
+      'fake',
+      '--tool',
+      'fake__echo',
+      '--resource',
+      'coffer://fake/fixture://static/hello.txt',
+    );
+    expect(out.trimEnd().split('\n')).toEqual([
+      'Disabled tool "echo" on "fake"',
+      'Disabled resource "fixture://static/hello.txt" on "fake"',
+      '  "fake__echo" is what agents see; "fake" calls it "echo"',
+      '  "coffer://fake/fixture://static/hello.txt" is what agents see; "fake" calls it "fixture://static/hello.txt"',
+    ]);
+    const tree = await ok('mcp', 'list', '--tree');
+    expect(tree).toMatch(/echo \(disabled\)/);
+    expect(tree).toMatch(/fixture:\/\/static\/hello\.txt \(disabled\)/);
+    expect(tree).not.toMatch(/fake__echo/);
+    expect(await ok('mcp', 'enable', 'fake', '--tool', 'fake__echo')).toBe(
+      'Enabled tool "echo" on "fake"\n  "fake__echo" is what agents see; "fake" calls it "echo"\n',
+    );
+    expect(await ok('mcp', 'list', '--tree')).toMatch(/^│ {2}├─ echo$/m);
+    expect(await ok('mcp', 'policy', 'fake', '--tool', 'fake__echo', 'deny')).toBe(
+      'Tool "echo" of "fake": deny\n  "fake__echo" is what agents see; "fake" calls it "echo"\n',
+    );
+    expect(await ok('mcp', 'policy', 'fake')).toMatch(/^ {2}deny {2}echo \(set\)$/m);
+    expect(await ok('mcp', 'policy', 'fake', '--tool', 'echo', 'default')).toBe(
+      'Tool "echo" of "fake": as its annotations say\n',
+    );
+  });
+
   it('disable and enable switch a whole server', async () => {
     expect(await ok('mcp', 'disable', 'fake')).toBe('Disabled server "fake"\n');
     expect((await servers()).find((s) => s.name === 'fake')?.enabled).toBe(false);

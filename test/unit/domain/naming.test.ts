@@ -5,6 +5,7 @@ import {
   assertServerName,
   exposedName,
   exposedUri,
+  ownName,
   serverNameProblem,
   splitExposedName,
   splitExposedUri,
@@ -147,5 +148,38 @@ describe('ui:// app URIs (MCP Apps)', () => {
     expect(splitExposedUri('ui://get-time')).toBeUndefined();
     expect(splitExposedUri('ui:///x')).toBeUndefined();
     expect(splitExposedUri('ui://Bad__Name/x')).toBeUndefined();
+  });
+});
+
+describe('ownName: a name copied from an agent, as the server calls it', () => {
+  it("takes THIS server's prefix off a tool or prompt name, and keeps anything else", () => {
+    expect(ownName('files', 'files__write_file', 'name')).toBe('write_file');
+    expect(ownName('files', 'write_file', 'name')).toBe('write_file');
+    expect(ownName('files', 'github__create_issue', 'name')).toBe('github__create_issue');
+    expect(ownName('files', 'files__', 'name')).toBe('files__');
+  });
+
+  it('undoes exposedName for every name short enough not to be cut', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,9}$/),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        (server, name) => {
+          fc.pre(exposedName(server, name).length < MAX_EXPOSED_NAME_LENGTH);
+          expect(ownName(server, exposedName(server, name), 'name')).toBe(name);
+        },
+      ),
+    );
+  });
+
+  it('takes coffer://<server>/ off a URI of this server only', () => {
+    expect(ownName('docs', 'coffer://docs/file:///a.md', 'uri')).toBe('file:///a.md');
+    expect(ownName('docs', 'coffer://docs/x://items/{id}', 'uri')).toBe('x://items/{id}');
+    expect(ownName('docs', 'coffer://other/file:///a.md', 'uri')).toBe(
+      'coffer://other/file:///a.md',
+    );
+    expect(ownName('docs', 'file:///a.md', 'uri')).toBe('file:///a.md');
+    // An app's ui:// URI is the server's own as given: its exposed form is not undone.
+    expect(ownName('docs', 'ui://docs/view', 'uri')).toBe('ui://docs/view');
   });
 });
