@@ -1,5 +1,6 @@
 import type { AgentSetup } from '../domain/ports.js';
 import type { SyncAgentSetup } from '../agents/index.js';
+import { CofferError } from '../domain/errors.js';
 
 /**
  * The agent layer for the API, loaded on first use: its file parsers (jsonc-parser,
@@ -8,7 +9,7 @@ import type { SyncAgentSetup } from '../agents/index.js';
  */
 export function lazyAgentSetup(load: () => Promise<SyncAgentSetup>): AgentSetup {
   let loading: Promise<SyncAgentSetup> | undefined;
-  const setup = () => (loading ??= load());
+  const setup = () => (loading ??= load().catch(whyNotLoaded));
   return {
     list: async (...args) => (await setup()).list(...args),
     doctor: async (...args) => (await setup()).doctor(...args),
@@ -17,4 +18,21 @@ export function lazyAgentSetup(load: () => Promise<SyncAgentSetup>): AgentSetup 
     planImport: async (...args) => (await setup()).planImport(...args),
     recordImports: async (...args) => (await setup()).recordImports(...args),
   };
+}
+
+/**
+ * Loading late has one way to fail that loading at start has not: Coffer updated (or
+ * rebuilt) while this daemon runs replaces the files it would load, whose names change
+ * with every build. Said so, with the restart that fixes it, instead of an internal error.
+ */
+function whyNotLoaded(error: unknown): never {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  throw new CofferError(
+    'DAEMON_UNAVAILABLE',
+    'This Coffer daemon cannot load its agent setup: Coffer was updated or rebuilt since it started, and the files it was started from are gone',
+    {
+      hint: 'restart it with `coffer stop`: the next coffer command, or an agent, starts the new one',
+      cause: error,
+    },
+  );
 }
