@@ -8,10 +8,9 @@ import { readSecretValues } from './secret-input.js';
 import { secretLabel, secretRef, storeSecrets } from './secrets-commands.js';
 
 /**
- * `coffer mcp add … --secret-env NAME --secret-header Name [--from-stdin]`: the
+ * `coffer mcp add|edit … --secret-env NAME --secret-header Name [--from-stdin]`: the
  * definition names the secrets, the values go to the keychain. Values are read before
- * anything is sent (a cancelled prompt registers nothing), and a server whose secrets
- * could not be stored is removed again, so `add` is all or nothing.
+ * anything is sent, so a cancelled prompt registers and changes nothing.
  */
 export interface AddSecretFlags {
   readonly secretEnv: readonly string[];
@@ -24,7 +23,7 @@ export interface AddSecrets {
   readonly definition: ServerDefinition;
   /** What became of values given plainly that are secrets (see `plainSecrets`). */
   readonly notes: readonly string[];
-  /** Stores the values once the server exists; removes the server if that fails. */
+  /** Stores the values once the server exists (or has its new definition). */
   store(api: ApiClient): Promise<void>;
 }
 
@@ -118,13 +117,6 @@ export async function readAddSecrets(
       secret_headers: named.filter((ref) => ref.kind === 'header').map((ref) => ref.name),
     },
     notes: plain.notes,
-    store: async (api) => {
-      try {
-        await storeSecrets(context, api, refs, values);
-      } catch (error) {
-        await api.delete(`/servers/${encodeURIComponent(definition.name)}`).catch(() => undefined);
-        throw error;
-      }
-    },
+    store: (api) => storeSecrets(context, api, refs, values),
   };
 }

@@ -4,6 +4,7 @@ import { describeTarget, type ServerView } from '../render/server-table.js';
 import { readAddSecrets, type AddSecretFlags } from './mcp-add-secrets.js';
 import { launchFolder, processFolder } from '../../agents/launch-folder.js';
 import { buildDefinition, collect, type AddOptions } from './mcp-input.js';
+import { serverPath } from './mcp-list.js';
 import { readOAuthClient, type OAuthClientFlags } from './mcp-oauth-client.js';
 import { SHARED_TRADE_OFF } from './mcp-share.js';
 import { warnStartProblems } from './start-problems.js';
@@ -86,7 +87,11 @@ export function registerMcpAdd(mcp: Command, context: CliContext): void {
       const oauth = await readOAuthClient(context, flags, definition.transport !== 'stdio');
       const api = await context.api();
       const { server } = await api.post<{ server: ServerView }>('/servers', secrets.definition);
-      await secrets.store(api);
+      // All or nothing: a server whose secrets could not be stored is removed again.
+      await secrets.store(api).catch(async (error: unknown) => {
+        await api.delete(serverPath(server.name)).catch(() => undefined);
+        throw error;
+      });
       await oauth?.store(api, server.name);
       const shared = server.shared ? ', shared by all agents' : '';
       context.stdout.write(

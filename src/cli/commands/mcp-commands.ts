@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { registerMcpAdd } from './mcp-add.js';
 import { registerMcpAddJson } from './mcp-add-json.js';
+import { registerMcpEdit } from './mcp-edit.js';
 import { registerMcpInspect } from './mcp-inspect.js';
 import { registerMcpList } from './mcp-list.js';
 import { registerMcpLogin } from './mcp-login.js';
@@ -18,9 +19,10 @@ import { registerMcpToggle } from './mcp-toggle.js';
 export function registerMcpCommands(program: Command, context: CliContext): void {
   const mcp = program
     .command('mcp')
-    .description('add, list, inspect and switch the MCP servers Coffer serves');
+    .description('add, edit, list, inspect and switch the MCP servers Coffer serves');
   registerMcpAdd(mcp, context);
   registerMcpAddJson(mcp, context);
+  registerMcpEdit(mcp, context);
   registerMcpList(mcp, context);
   registerMcpToggle(mcp, context);
   registerMcpShare(mcp, context);

@@ -1,0 +1,142 @@
+import type { LaunchFolder } from '../../agents/launch-folder.js';
+import { CofferError } from '../../domain/errors.js';
+import type { ServerRecord } from '../../domain/server-definition.js';
+import type { AddSecretFlags } from './mcp-add-secrets.js';
+import { buildDefinition, type AddPlan } from './mcp-input.js';
+
+/**
+ * `coffer mcp edit`: the server's definition as it is, with the flags' changes, built by
+ * the same rules as `coffer mcp add` (checks, relative paths, secrets given plainly) so
+ * an edited server is one `add` could have made. What no flag names stays as it is.
+ */
+
+export interface EditFlags extends AddSecretFlags {
+  env: string[];
+  unsetEnv: string[];
+  header: string[];
+  unsetHeader: string[];
+  cwd?: string;
+  url?: string;
+  transport?: string;
+}
+
+function invalid(message: string, hint: string): CofferError {
+  return new CofferError('INVALID_INPUT', message, { hint });
+}
+
+/** Refuses an edit that changes nothing, before a daemon is asked or started. */
+export function checkSomethingChanges(name: string, command: readonly string[], flags: EditFlags) {
+  const lists = [flags.env, flags.unsetEnv, flags.header, flags.unsetHeader];
+  const named = [flags.cwd, flags.url, flags.transport].some((value) => value !== undefined);
+  const secrets = flags.secretEnv.length + flags.secretHeader.length > 0;
+  if (command.length > 0 || named || secrets || lists.some((list) => list.length > 0)) return;
+  throw invalid(
+    `Say what to change of "${name}"`,
+    `e.g. \`coffer mcp edit ${name} --env LOG_LEVEL=debug\`, or a new command after --`,
+  );
+}
+
+/** `entries` without the names `unset` gives; a name it does not have is a typo, refused. */
+function without(
+  entries: Readonly<Record<string, string>>,
+  secret: readonly string[],
+  unset: readonly string[],
+  what: { readonly server: string; readonly flag: string; readonly caseless: boolean },
+): Record<string, string> {
+  const same = (a: string, b: string) =>
+    what.caseless ? a.toLowerCase() === b.toLowerCase() : a === b;
+  const kept = { ...entries };
+  for (const name of unset) {
+    const plain = Object.keys(kept).filter((key) => same(key, name));
+    if (plain.length === 0 && !secret.some((key) => same(key, name)))
+      throw invalid(
+        `"${what.server}" has no ${what.flag === '--unset-env' ? 'env' : 'header'} ${name} to remove`,
+        `see its definition with \`coffer mcp show ${what.server}\``,
+      );
+    for (const key of plain) delete kept[key];
+  }
+  return kept;
+}
+
+export interface EditPlan extends AddPlan {
+  /** The secret names of the current definition that the edited one keeps. */
+  readonly keptSecrets: { readonly env: readonly string[]; readonly headers: readonly string[] };
+}
+
+function lines(entries: Readonly<Record<string, string>>, separator: string): string[] {
+  return Object.entries(entries).map(([key, value]) => `${key}${separator}${value}`);
+}
+
+/** A local server after the edit: its env, secrets and folder kept unless changed. */
+function localPlan(
+  current: ServerRecord,
+  command: readonly string[],
+  flags: EditFlags,
+  folder: LaunchFolder | undefined,
+): EditPlan {
+  const wasLocal = current.transport === 'stdio';
+  const check = { server: current.name, flag: '--unset-env', caseless: false };
+  const env = wasLocal
+    ? without(current.env, current.secret_env, flags.unsetEnv, check)
+    : without({}, [], flags.unsetEnv, check);
+  const newCommand = command.length > 0;
+  // Only a new command is read against the folder it is typed in; the old one ran where it ran.
+  const cwd = flags.cwd ?? (newCommand ? undefined : current.cwd);
+  const plan = buildDefinition(
+    current.name,
+    newCommand ? command : [current.command ?? '', ...current.args],
+    {
+      env: [...lines(env, '='), ...flags.env],
+      header: flags.header,
+      ...(flags.transport === undefined ? {} : { transport: flags.transport }),
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(newCommand && flags.cwd === undefined && folder !== undefined ? { folder } : {}),
+    },
+  );
+  // A new command that is not anchored keeps the folder the server ran in.
+  const kept = plan.definition.cwd ?? (wasLocal ? current.cwd : undefined);
+  const secrets = wasLocal
+    ? current.secret_env.filter((name) => !flags.unsetEnv.includes(name))
+    : [];
+  return {
+    definition: { ...plan.definition, ...(kept === undefined ? {} : { cwd: kept }) },
+    notes: plan.notes,
+    keptSecrets: { env: secrets.filter((name) => !(name in plan.definition.env)), headers: [] },
+  };
+}
+
+/** A remote server after the edit: its URL, protocol, headers and secrets kept unless changed. */
+function remotePlan(current: ServerRecord, flags: EditFlags): EditPlan {
+  const wasLocal = current.transport === 'stdio';
+  const check = { server: current.name, flag: '--unset-header', caseless: true };
+  const headers = wasLocal
+    ? without({}, [], flags.unsetHeader, check)
+    : without(current.headers, current.secret_headers, flags.unsetHeader, check);
+  const transport = flags.transport ?? (wasLocal ? undefined : current.transport);
+  const plan = buildDefinition(current.name, [], {
+    env: flags.env,
+    header: [...lines(headers, ': '), ...flags.header],
+    url: flags.url ?? current.url ?? '',
+    ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+    ...(transport === undefined ? {} : { transport }),
+  });
+  const gone = [...Object.keys(plan.definition.headers), ...flags.unsetHeader].map((key) =>
+    key.toLowerCase(),
+  );
+  const secrets = wasLocal ? [] : current.secret_headers;
+  return {
+    ...plan,
+    keptSecrets: { env: [], headers: secrets.filter((name) => !gone.includes(name.toLowerCase())) },
+  };
+}
+
+/** The edited definition; a `--url` makes a local server remote, a command the reverse. */
+export function editPlan(
+  current: ServerRecord,
+  command: readonly string[],
+  flags: EditFlags,
+  folder: LaunchFolder | undefined,
+): EditPlan {
+  const local = command.length > 0 || (flags.url === undefined && current.transport === 'stdio');
+  return local ? localPlan(current, command, flags, folder) : remotePlan(current, flags);
+}

@@ -1,0 +1,111 @@
+import type { Command } from 'commander';
+import { launchFolder, processFolder } from '../../agents/launch-folder.js';
+import type { ServerDefinition } from '../../domain/server-definition.js';
+import type { CliContext } from '../cli-context.js';
+import { describeTarget, type ServerView } from '../render/server-table.js';
+import { readAddSecrets } from './mcp-add-secrets.js';
+import { checkSomethingChanges, editPlan, type EditFlags } from './mcp-edit-plan.js';
+import { checkName, collect } from './mcp-input.js';
+import { serverPath } from './mcp-list.js';
+import { warnStartProblems } from './start-problems.js';
+
+/**
+ * PATCH /servers/:name with every field of the edited definition: the other kind's
+ * fields are cleared (null), so a server moved between local and remote keeps nothing
+ * of what it was. Name, switches, sharing and OAuth are not the edit's to change.
+ */
+function patchOf(
+  definition: ServerDefinition,
+  kept: { env: readonly string[]; headers: readonly string[] },
+) {
+  const secretEnv = [...new Set([...kept.env, ...definition.secret_env])];
+  const secretHeaders = [...new Set([...kept.headers, ...definition.secret_headers])];
+  if (definition.transport === 'stdio')
+    return {
+      transport: definition.transport,
+      command: definition.command ?? null,
+      args: definition.args,
+      env: definition.env,
+      cwd: definition.cwd ?? null,
+      url: null,
+      headers: {},
+      secret_env: secretEnv,
+      secret_headers: [],
+    };
+  return {
+    transport: definition.transport,
+    url: definition.url ?? null,
+    headers: definition.headers,
+    command: null,
+    args: [],
+    env: {},
+    cwd: null,
+    secret_env: [],
+    secret_headers: secretHeaders,
+  };
+}
+
+async function edit(context: CliContext, name: string, command: string[], flags: EditFlags) {
+  checkName(name);
+  checkSomethingChanges(name, command, flags);
+  const api = await context.api();
+  const { server: current } = await api.get<{ server: ServerView }>(serverPath(name));
+  const here = processFolder();
+  const plan = editPlan(
+    current,
+    command,
+    flags,
+    here === undefined ? undefined : launchFolder(here),
+  );
+  const secrets = await readAddSecrets(context, plan.definition, flags);
+  const { server } = await api.patch<{ server: ServerView }>(
+    serverPath(name),
+    patchOf(secrets.definition, plan.keptSecrets),
+  );
+  await secrets.store(api);
+  context.stdout.write(
+    `Changed server "${server.name}" (${server.transport}: ${describeTarget(server)})\n`,
+  );
+  for (const note of [...plan.notes, ...secrets.notes]) context.stdout.write(`  ${note}\n`);
+  await warnStartProblems(context, api, [server.name]);
+}
+
+/** `coffer mcp edit <name> [--env …] [--url …] [-- <command> [args…]]`. */
+export function registerMcpEdit(mcp: Command, context: CliContext): void {
+  mcp
+    .command('edit')
+    .description(
+      "change a server's command, URL, env, headers or working directory; its tool choices, policies and secrets stay",
+    )
+    .argument('<name>', 'the server name')
+    .argument('[command...]', 'a new command and its arguments (put -- before them)')
+    .option('-e, --env <NAME=value>', 'set an environment variable (repeatable)', collect, [])
+    .option(
+      '--unset-env <NAME>',
+      'remove an environment variable, plain or secret (repeatable)',
+      collect,
+      [],
+    )
+    .option('--cwd <dir>', 'the working directory of a local server')
+    .option('--url <url>', 'a new URL (a local server becomes a remote one)')
+    .option('-t, --transport <http|sse>', 'the protocol of a remote server')
+    .option('-H, --header <"Name: value">', 'set an HTTP header (repeatable)', collect, [])
+    .option(
+      '--unset-header <Name>',
+      'remove an HTTP header, plain or secret (repeatable)',
+      collect,
+      [],
+    )
+    .option('--secret-env <NAME>', 'env var whose value goes to the keychain', collect, [])
+    .option('--secret-header <Name>', 'header whose value goes to the keychain', collect, [])
+    .option('--from-stdin', 'read secret values from stdin (one line each), not a prompt')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  coffer mcp edit files --env LOG_LEVEL=debug\n' +
+        '  coffer mcp edit files -- npx -y @modelcontextprotocol/server-filesystem ~/notes ~/code\n' +
+        '  coffer mcp edit docs --url https://example.com/v2/mcp --unset-header X-Team\n',
+    )
+    .action((name: string, command: string[], flags: EditFlags) =>
+      edit(context, name, command, flags),
+    );
+}

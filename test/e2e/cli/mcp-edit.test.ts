@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCliHarness,
+  FIXTURE,
+  oneErrorLine,
+  processesWith,
+  type CliHarness,
+} from './cli-harness.js';
+
+/**
+ * `coffer mcp edit`: a registered server changed in place, by the rules of `coffer mcp
+ * add`, its tool choices and policies kept (removing and adding it again forgets them).
+ */
+let cli: CliHarness;
+
+beforeAll(() => {
+  cli = createCliHarness();
+});
+afterAll(async () => {
+  await cli.close();
+  expect(processesWith(cli.marker)).toEqual([]);
+});
+
+interface Shown {
+  transport: string;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  secret_env: string[];
+  secret_headers: string[];
+}
+
+async function shown(name: string): Promise<Shown> {
+  const result = await cli.run('mcp', 'show', name, '--json');
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as { server: Shown }).server;
+}
+
+async function ok(...args: string[]): Promise<string> {
+  const result = await cli.run(...args);
+  expect(result.code, `coffer ${args.join(' ')}: ${result.stderr}`).toBe(0);
+  return result.stdout;
+}
+
+describe('coffer mcp edit', () => {
+  it('changes env and command in place, keeping tool choices and policies', async () => {
+    const fixture = [FIXTURE, '--scenario', 'basic', '--name', cli.marker];
+    await ok('mcp', 'add', 'fx', '-e', 'A=1', '-e', 'KEEP=yes', '--', process.execPath, ...fixture);
+    await ok('mcp', 'disable', 'fx', '--tool', 'echo');
+    await ok('mcp', 'policy', 'fx', '--tool', 'fail', 'deny');
+
+    expect(await ok('mcp', 'edit', 'fx', '-e', 'B=2', '--unset-env', 'A')).toMatch(
+      /^Changed server "fx" \(stdio: /,
+    );
+    expect((await shown('fx')).env).toEqual({ KEEP: 'yes', B: '2' });
+
+    await ok('mcp', 'edit', 'fx', '--', process.execPath, ...fixture, '--init-delay-ms', '1');
+    const edited = await shown('fx');
+    expect(edited.args).toEqual([...fixture, '--init-delay-ms', '1']);
+    expect(edited.env).toEqual({ KEEP: 'yes', B: '2' });
+
+    expect(await ok('mcp', 'list', '--tree')).toMatch(/echo \(disabled\)/);
+    expect(await ok('mcp', 'policy', 'fx')).toMatch(/^ {2}deny {2}fail \(set\)$/m);
+    expect(await ok('mcp', 'test', 'fx')).toMatch(/^"fx" answered in \d+ ms: \d+ tools/);
+  });
+
+  it('keeps a secret given plainly in the keychain, and --unset-env removes a secret name', async () => {
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    const out = await ok('mcp', 'edit', 'fx', '-e', `GITHUB_TOKEN=${token}`);
+    expect(out).toContain('env GITHUB_TOKEN looks like a secret: kept in the keychain');
+    let server = await shown('fx');
+    expect(server.secret_env).toEqual(['GITHUB_TOKEN']);
+    expect(JSON.stringify(server)).not.toContain(token);
+
+    await ok('mcp', 'edit', 'fx', '-e', 'C=3');
+    expect((await shown('fx')).secret_env).toEqual(['GITHUB_TOKEN']);
+    await ok('mcp', 'edit', 'fx', '--unset-env', 'GITHUB_TOKEN');
+    server = await shown('fx');
+    expect(server.secret_env).toEqual([]);
+    expect(server.env).toEqual({ KEEP: 'yes', B: '2', C: '3' });
+  });
+
+  it('moves a server between local and remote, keeping nothing of the other kind', async () => {
+    await ok('mcp', 'edit', 'fx', '--url', 'http://127.0.0.1:9/mcp', '-H', 'X-Team: blue');
+    let server = await shown('fx');
+    expect(server).toMatchObject({ transport: 'http', url: 'http://127.0.0.1:9/mcp', args: [] });
+    expect(server.headers).toEqual({ 'X-Team': 'blue' });
+    expect(server.env).toEqual({});
+    expect(server.command).toBeUndefined();
+
+    await ok('mcp', 'edit', 'fx', '-t', 'sse', '-H', 'X-Other: 1', '--unset-header', 'x-team');
+    server = await shown('fx');
+    expect(server).toMatchObject({ transport: 'sse', url: 'http://127.0.0.1:9/mcp' });
+    expect(server.headers).toEqual({ 'X-Other': '1' });
+
+    await ok('mcp', 'edit', 'fx', '--', process.execPath, FIXTURE, '--name', cli.marker);
+    server = await shown('fx');
+    expect(server).toMatchObject({ transport: 'stdio', command: process.execPath, headers: {} });
+    expect(server.url).toBeUndefined();
+  });
+
+  it.each([
+    ['nothing to change', ['mcp', 'edit', 'fx'], 2, /Say what to change of "fx"/],
+    ['an env it does not have', ['mcp', 'edit', 'fx', '--unset-env', 'NOPE'], 2, /no env NOPE/],
+    [
+      'env on a remote change',
+      ['mcp', 'edit', 'fx', '--url', 'http://127.0.0.1:9/x', '-e', 'A=1'],
+      2,
+      /--env and --cwd apply to local/,
+    ],
+    [
+      'a server that is not there',
+      ['mcp', 'edit', 'nope', '-e', 'A=1'],
+      3,
+      /No server named "nope"/,
+    ],
+  ])('refuses %s, changing nothing', async (_what, args, code, message) => {
+    const before = await shown('fx');
+    const result = await cli.run(...args);
+    expect(result.code).toBe(code);
+    expect(oneErrorLine(result)).toMatch(message);
+    expect(await shown('fx')).toEqual(before);
+  });
+});
