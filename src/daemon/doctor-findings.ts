@@ -68,7 +68,7 @@ export function serverFindings(
       level: 'fail',
       subject: name,
       message: cwdNotFound(cwd),
-      fix: `create it, or register the server with the folder it runs in: coffer mcp remove ${name}, then coffer mcp add ${name} --cwd <folder> -- …`,
+      fix: `create it, or give the server the folder it runs in: coffer mcp edit ${name} --cwd <folder>`,
     });
   } else if (record.transport === 'stdio' && server.command_path === null) {
     const command = record.command ?? '';
@@ -77,7 +77,7 @@ export function serverFindings(
       level: 'fail',
       subject: name,
       message: commandNotFound(command),
-      fix: `install ${command}, or register its full path (in a terminal: command -v ${quoted(command)}): coffer mcp remove ${name}, then coffer mcp add ${name} -- <full path> …`,
+      fix: `install ${command}, or give the server its full path (in a terminal: command -v ${quoted(command)}): coffer mcp edit ${name} -- <full path> <its arguments>`,
     });
   }
   const missing = missingSecrets(record, storedSecrets);
@@ -187,7 +187,7 @@ export function plainCredentialFindings(records: readonly ServerRecord[]): Docto
       level: 'warn' as const,
       subject: record.name,
       message: `${kind} ${name} of ${record.name} holds a credential (${shape}) as a plain value: the database keeps it, and the API and coffer mcp show print it`,
-      fix: `move it to the keychain: coffer ui, edit ${record.name}, and put ${name} under Secrets (or coffer mcp remove ${record.name}, then add it again: an -e or -H secret goes to the keychain)`,
+      fix: `move it to the keychain: coffer mcp edit ${record.name} --unset-${kind === 'env' ? 'env' : 'header'} ${name} --secret-${kind} ${name} (it asks for the value), or in coffer ui, edit ${record.name} and put ${name} under Secrets`,
     })),
   );
 }

@@ -8,7 +8,7 @@ import { CofferError } from '../domain/errors.js';
 
 export function serverExists(name: string): CofferError {
   return new CofferError('SERVER_EXISTS', `A server named "${name}" already exists`, {
-    hint: `choose another name, or change this one where its tool choices are kept (its page in \`coffer ui\`, or \`coffer config export\` then \`coffer config import\`); \`coffer mcp remove ${name}\` forgets them`,
+    hint: `choose another name, or change this one with \`coffer mcp edit ${name}\`, which keeps its tool choices (\`coffer mcp remove ${name}\` forgets them)`,
     data: { server: name },
   });
 }

@@ -80,7 +80,7 @@ export async function warnPlannedProblems(
       ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
     });
     if (found !== undefined) continue;
-    const fix = `install ${command}, or register its full path (\`coffer doctor\` says how)`;
+    const fix = `install ${command}, or give the server its full path (\`coffer doctor\` says how)`;
     warn(context, server, commandNotFound(command), fix);
   }
 }

@@ -143,7 +143,7 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     );
     expect(dry.stderr.trimEnd().split('\n')).toEqual([
       'coffer: warning: fetch: command not found: coffer-e2e-no-such-uvx (not on the PATH Coffer searches)',
-      '  fix: install coffer-e2e-no-such-uvx, or register its full path (`coffer doctor` says how)',
+      '  fix: install coffer-e2e-no-such-uvx, or give the server its full path (`coffer doctor` says how)',
     ]);
   });
 

@@ -91,7 +91,7 @@ describe('coffer config export / import', () => {
     // `gh-mcp` is on no PATH: the other machine is told before it relies on that server.
     expect(dry.stderr).toBe(
       'coffer: warning: github: command not found: gh-mcp (not on the PATH Coffer searches)\n' +
-        '  fix: install gh-mcp, or register its full path (`coffer doctor` says how)\n',
+        '  fix: install gh-mcp, or give the server its full path (`coffer doctor` says how)\n',
     );
     const listed = await target.run('mcp', 'list', '--json');
     expect(JSON.parse(listed.stdout)).toEqual({ servers: [] });

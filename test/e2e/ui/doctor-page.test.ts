@@ -130,7 +130,7 @@ describe('Doctor page in Chromium', () => {
     expect(await page.locator('.finding').first().textContent()).toContain('COMMAND_NOT_FOUND');
     const { body } = (await daemon.api('GET', '/doctor')) as { body: Report };
     const fix = body.findings.find((f) => f.code === 'COMMAND_NOT_FOUND')?.fix;
-    expect(fix).toContain('coffer mcp add ghost');
+    expect(fix).toContain('coffer mcp edit ghost -- <full path>');
     await finding
       .locator('.copy-code code')
       .getByText(fix ?? '', { exact: true })

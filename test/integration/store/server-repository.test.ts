@@ -94,7 +94,7 @@ describe('SqliteServerRepository', () => {
     expect(error).toMatchObject({
       code: 'SERVER_EXISTS',
       message: 'A server named "files" already exists',
-      hint: 'choose another name, or change this one where its tool choices are kept (its page in `coffer ui`, or `coffer config export` then `coffer config import`); `coffer mcp remove files` forgets them',
+      hint: 'choose another name, or change this one with `coffer mcp edit files`, which keeps its tool choices (`coffer mcp remove files` forgets them)',
     });
     expect((error as Error).message).not.toMatch(/SQLITE|constraint|mcp_servers/i);
   });

@@ -91,7 +91,7 @@ describe('the doctor report', () => {
       level: 'fail',
       subject: 'ghost',
       message: expect.stringContaining('command not found: uvx'),
-      fix: expect.stringContaining('coffer mcp add ghost -- <full path>'),
+      fix: expect.stringContaining('coffer mcp edit ghost -- <full path> <its arguments>'),
     });
   });
 
@@ -108,7 +108,7 @@ describe('the doctor report', () => {
         level: 'fail',
         subject: 'moved',
         message: 'its working directory does not exist: /home/ann/old-checkout',
-        fix: 'create it, or register the server with the folder it runs in: coffer mcp remove moved, then coffer mcp add moved --cwd <folder> -- …',
+        fix: 'create it, or give the server the folder it runs in: coffer mcp edit moved --cwd <folder>',
       },
     ]);
   });
@@ -266,7 +266,7 @@ describe('the doctor report', () => {
         subject: 'gh',
         message:
           'env GITHUB_TOKEN of gh holds a credential (github-token) as a plain value: the database keeps it, and the API and coffer mcp show print it',
-        fix: 'move it to the keychain: coffer ui, edit gh, and put GITHUB_TOKEN under Secrets (or coffer mcp remove gh, then add it again: an -e or -H secret goes to the keychain)',
+        fix: 'move it to the keychain: coffer mcp edit gh --unset-env GITHUB_TOKEN --secret-env GITHUB_TOKEN (it asks for the value), or in coffer ui, edit gh and put GITHUB_TOKEN under Secrets',
       },
     ]);
     expect(JSON.stringify(findings)).not.toContain(token);
