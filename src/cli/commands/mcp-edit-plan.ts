@@ -76,6 +76,7 @@ function localPlan(
 ): EditPlan {
   const wasLocal = current.transport === 'stdio';
   const check = { server: current.name, flag: '--unset-env', caseless: false };
+  without({}, [], flags.unsetHeader, { ...check, flag: '--unset-header' });
   const env = wasLocal
     ? without(current.env, current.secret_env, flags.unsetEnv, check)
     : without({}, [], flags.unsetEnv, check);
@@ -109,6 +110,7 @@ function localPlan(
 function remotePlan(current: ServerRecord, flags: EditFlags): EditPlan {
   const wasLocal = current.transport === 'stdio';
   const check = { server: current.name, flag: '--unset-header', caseless: true };
+  without({}, [], flags.unsetEnv, { ...check, flag: '--unset-env' });
   const headers = wasLocal
     ? without({}, [], flags.unsetHeader, check)
     : without(current.headers, current.secret_headers, flags.unsetHeader, check);
