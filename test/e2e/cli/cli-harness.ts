@@ -14,6 +14,22 @@ export interface RunResult {
   readonly stderr: string;
 }
 
+/** A server as `coffer mcp list --json` and `coffer mcp show --json` print it. */
+export interface ServerJson {
+  name: string;
+  transport: string;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  secret_env: string[];
+  secret_headers: string[];
+  enabled: boolean;
+  status: { state: string };
+}
+
 export interface CliHarness {
   readonly home: string;
   readonly env: NodeJS.ProcessEnv;

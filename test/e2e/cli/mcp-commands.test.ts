@@ -8,6 +8,7 @@ import {
   oneErrorLine,
   processesWith,
   type CliHarness,
+  type ServerJson,
 } from './cli-harness.js';
 
 /**
@@ -24,19 +25,6 @@ afterAll(async () => {
   // `coffer stop` must take the upstream processes with it.
   expect(processesWith(cli.marker)).toEqual([]);
 });
-
-interface ServerJson {
-  name: string;
-  transport: string;
-  command?: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers: Record<string, string>;
-  enabled: boolean;
-  status: { state: string };
-}
 
 async function servers(): Promise<ServerJson[]> {
   const result = await cli.run('mcp', 'list', '--json');

@@ -5,6 +5,7 @@ import {
   oneErrorLine,
   processesWith,
   type CliHarness,
+  type ServerJson,
 } from './cli-harness.js';
 
 /**
@@ -21,22 +22,10 @@ afterAll(async () => {
   expect(processesWith(cli.marker)).toEqual([]);
 });
 
-interface Shown {
-  transport: string;
-  command?: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers: Record<string, string>;
-  secret_env: string[];
-  secret_headers: string[];
-}
-
-async function shown(name: string): Promise<Shown> {
+async function shown(name: string): Promise<ServerJson> {
   const result = await cli.run('mcp', 'show', name, '--json');
   expect(result.code, result.stderr).toBe(0);
-  return (JSON.parse(result.stdout) as { server: Shown }).server;
+  return (JSON.parse(result.stdout) as { server: ServerJson }).server;
 }
 
 async function ok(...args: string[]): Promise<string> {
