@@ -36,27 +36,32 @@ export function checkSomethingChanges(name: string, command: readonly string[], 
   );
 }
 
-/** `entries` without the names `unset` gives; a name it does not have is a typo, refused. */
+/**
+ * `entries` without the names `unset` gives (header names caseless, as HTTP has them); a
+ * name that is neither among them nor among the secret ones is a typo, refused.
+ */
 function without(
-  entries: Readonly<Record<string, string>>,
-  secret: readonly string[],
+  server: string,
+  kind: 'env' | 'header',
+  entries: { readonly plain: Readonly<Record<string, string>>; readonly secret: readonly string[] },
   unset: readonly string[],
-  what: { readonly server: string; readonly flag: string; readonly caseless: boolean },
 ): Record<string, string> {
   const same = (a: string, b: string) =>
-    what.caseless ? a.toLowerCase() === b.toLowerCase() : a === b;
-  const kept = { ...entries };
+    kind === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b;
+  const kept = { ...entries.plain };
   for (const name of unset) {
     const plain = Object.keys(kept).filter((key) => same(key, name));
-    if (plain.length === 0 && !secret.some((key) => same(key, name)))
+    if (plain.length === 0 && !entries.secret.some((key) => same(key, name)))
       throw invalid(
-        `"${what.server}" has no ${what.flag === '--unset-env' ? 'env' : 'header'} ${name} to remove`,
-        `see its definition with \`coffer mcp show ${what.server}\``,
+        `"${server}" has no ${kind} ${name} to remove`,
+        `see its definition with \`coffer mcp show ${server}\``,
       );
     for (const key of plain) delete kept[key];
   }
   return kept;
 }
+
+const NONE = { plain: {}, secret: [] };
 
 export interface EditPlan extends AddPlan {
   /** The secret names of the current definition that the edited one keeps. */
@@ -75,11 +80,9 @@ function localPlan(
   folder: LaunchFolder | undefined,
 ): EditPlan {
   const wasLocal = current.transport === 'stdio';
-  const check = { server: current.name, flag: '--unset-env', caseless: false };
-  without({}, [], flags.unsetHeader, { ...check, flag: '--unset-header' });
-  const env = wasLocal
-    ? without(current.env, current.secret_env, flags.unsetEnv, check)
-    : without({}, [], flags.unsetEnv, check);
+  without(current.name, 'header', NONE, flags.unsetHeader);
+  const own = wasLocal ? { plain: current.env, secret: current.secret_env } : NONE;
+  const env = without(current.name, 'env', own, flags.unsetEnv);
   const newCommand = command.length > 0;
   // Only a new command is read against the folder it is typed in; the old one ran where it ran.
   const cwd = flags.cwd ?? (newCommand ? undefined : current.cwd);
@@ -109,11 +112,9 @@ function localPlan(
 /** A remote server after the edit: its URL, protocol, headers and secrets kept unless changed. */
 function remotePlan(current: ServerRecord, flags: EditFlags): EditPlan {
   const wasLocal = current.transport === 'stdio';
-  const check = { server: current.name, flag: '--unset-header', caseless: true };
-  without({}, [], flags.unsetEnv, { ...check, flag: '--unset-env' });
-  const headers = wasLocal
-    ? without({}, [], flags.unsetHeader, check)
-    : without(current.headers, current.secret_headers, flags.unsetHeader, check);
+  without(current.name, 'env', NONE, flags.unsetEnv);
+  const own = wasLocal ? NONE : { plain: current.headers, secret: current.secret_headers };
+  const headers = without(current.name, 'header', own, flags.unsetHeader);
   const transport = flags.transport ?? (wasLocal ? undefined : current.transport);
   const plan = buildDefinition(current.name, [], {
     env: flags.env,
