@@ -16,7 +16,7 @@ import type { AgentContext, AgentDefinition } from './types.js';
 const IMPORT_ACTS_ON: ReadonlySet<ImportAction> = new Set(['add', 'clash', 'same']);
 
 /** How many of a file's entries an import would act on now (see AgentLocationView). */
-function toImport(
+export function leftToImport(
   cofferHome: string,
   context: AgentContext,
   agent: AgentDefinition,
@@ -65,7 +65,7 @@ function agentView(
     docs: agent.docs,
     locations: status.locations.map((location) => ({
       ...locationFields(agent.id, location, shims),
-      to_import: toImport(cofferHome, context, agent, location, options),
+      to_import: leftToImport(cofferHome, context, agent, location, options),
       ...(location.problem === undefined
         ? {}
         : { problem: describeProblem(location.location.path, location.problem) }),

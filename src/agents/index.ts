@@ -46,4 +46,4 @@ export { staleTokenEntries, type StaleTokenEntry } from './stale-tokens.js';
 export { installSummary, uninstallSummary } from './change-summary.js';
 export { shimLaunch } from './shim-launch.js';
 export { createAgentSetup, type AgentSetupOptions, type SyncAgentSetup } from './agent-setup.js';
-export { locationFields } from './agent-view.js';
+export { leftToImport, locationFields } from './agent-view.js';

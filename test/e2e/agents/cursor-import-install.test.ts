@@ -113,16 +113,33 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     if (root !== undefined) rmSync(root, { recursive: true, force: true });
   });
 
+  /** Cursor's row of `coffer agents list`: its servers cell, and `to_import` of --json. */
+  async function listedCursor(): Promise<{ cell: string | undefined; toImport: unknown }> {
+    const table = await coffer('agents', 'list');
+    expect(table.code, table.stderr).toBe(0);
+    const cell = /^│ cursor\s*│ user\s*│\s*([^│]*?)\s*│/m.exec(table.stdout)?.[1];
+    const json = await coffer('agents', 'list', '--json');
+    const { agents } = JSON.parse(json.stdout) as {
+      agents: { id: string; locations: { path: string; to_import?: number }[] }[];
+    };
+    const cursor = agents.find((agent) => agent.id === 'cursor');
+    const row = cursor?.locations.find((location) => location.path === cursorFile);
+    return { cell, toImport: row?.to_import };
+  }
+
   it('imports the server, moving the token out of its definition', async () => {
     const dryRun = await coffer('agents', 'import', 'cursor', '--dry-run');
     expect(dryRun.code, dryRun.stderr).toBe(0);
     expect(dryRun.stdout).toContain('API_TOKEN=***');
     expect(dryRun.stdout).not.toContain(TOKEN);
+    // The dry run started the daemon: the list now says what is left to import.
+    expect(await listedCursor()).toEqual({ cell: '1 (1 to import)', toImport: 1 });
 
     const run = await coffer('agents', 'import', 'cursor');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
     expect(run.stdout).toContain('Imported 1 of 1');
+    expect(await listedCursor()).toEqual({ cell: '1', toImport: 0 });
 
     const { body } = await daemonApi(cofferHome, '/servers/fixture');
     expect(body.server).toMatchObject({ env: { LOG_LEVEL: 'debug' }, secret_env: ['API_TOKEN'] });
