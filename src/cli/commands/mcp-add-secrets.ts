@@ -110,11 +110,15 @@ export async function readAddSecrets(
   refs.push(...plain.given.map((secret) => secret.ref));
   const values = [...prompted, ...plain.given.map((secret) => secret.value)];
   const named = [...refs, ...plain.standIns];
+  // Names the definition has already (an edited server's) stay beside the new ones.
+  const names = (kind: SecretRef['kind'], had: readonly string[]) => [
+    ...new Set([...had, ...named.filter((ref) => ref.kind === kind).map((ref) => ref.name)]),
+  ];
   return {
     definition: {
       ...plain.definition,
-      secret_env: named.filter((ref) => ref.kind === 'env').map((ref) => ref.name),
-      secret_headers: named.filter((ref) => ref.kind === 'header').map((ref) => ref.name),
+      secret_env: names('env', definition.secret_env),
+      secret_headers: names('header', definition.secret_headers),
     },
     notes: plain.notes,
     store: (api) => storeSecrets(context, api, refs, values),

@@ -63,22 +63,17 @@ function without(
 
 const NONE = { plain: {}, secret: [] };
 
-export interface EditPlan extends AddPlan {
-  /** The secret names of the current definition that the edited one keeps. */
-  readonly keptSecrets: { readonly env: readonly string[]; readonly headers: readonly string[] };
-}
-
 function lines(entries: Readonly<Record<string, string>>, separator: string): string[] {
   return Object.entries(entries).map(([key, value]) => `${key}${separator}${value}`);
 }
 
-/** A local server after the edit: its env, secrets and folder kept unless changed. */
+/** A local server after the edit: its env, secret names and folder kept unless changed. */
 function localPlan(
   current: ServerRecord,
   command: readonly string[],
   flags: EditFlags,
   folder: LaunchFolder | undefined,
-): EditPlan {
+): AddPlan {
   const wasLocal = current.transport === 'stdio';
   without(current.name, 'header', NONE, flags.unsetHeader);
   const own = wasLocal ? { plain: current.env, secret: current.secret_env } : NONE;
@@ -102,15 +97,19 @@ function localPlan(
   const secrets = wasLocal
     ? current.secret_env.filter((name) => !flags.unsetEnv.includes(name))
     : [];
+  const secretEnv = secrets.filter((name) => !(name in plan.definition.env));
   return {
-    definition: { ...plan.definition, ...(kept === undefined ? {} : { cwd: kept }) },
+    definition: {
+      ...plan.definition,
+      ...(kept === undefined ? {} : { cwd: kept }),
+      secret_env: secretEnv,
+    },
     notes: plan.notes,
-    keptSecrets: { env: secrets.filter((name) => !(name in plan.definition.env)), headers: [] },
   };
 }
 
 /** A remote server after the edit: its URL, protocol, headers and secrets kept unless changed. */
-function remotePlan(current: ServerRecord, flags: EditFlags): EditPlan {
+function remotePlan(current: ServerRecord, flags: EditFlags): AddPlan {
   const wasLocal = current.transport === 'stdio';
   without(current.name, 'env', NONE, flags.unsetEnv);
   const own = wasLocal ? NONE : { plain: current.headers, secret: current.secret_headers };
@@ -127,10 +126,8 @@ function remotePlan(current: ServerRecord, flags: EditFlags): EditPlan {
     key.toLowerCase(),
   );
   const secrets = wasLocal ? [] : current.secret_headers;
-  return {
-    ...plan,
-    keptSecrets: { env: [], headers: secrets.filter((name) => !gone.includes(name.toLowerCase())) },
-  };
+  const secretHeaders = secrets.filter((name) => !gone.includes(name.toLowerCase()));
+  return { ...plan, definition: { ...plan.definition, secret_headers: secretHeaders } };
 }
 
 /** The edited definition; a `--url` makes a local server remote, a command the reverse. */
@@ -139,7 +136,7 @@ export function editPlan(
   command: readonly string[],
   flags: EditFlags,
   folder: LaunchFolder | undefined,
-): EditPlan {
+): AddPlan {
   const local = command.length > 0 || (flags.url === undefined && current.transport === 'stdio');
   return local ? localPlan(current, command, flags, folder) : remotePlan(current, flags);
 }

@@ -14,12 +14,7 @@ import { warnStartProblems } from './start-problems.js';
  * fields are cleared (null), so a server moved between local and remote keeps nothing
  * of what it was. Name, switches, sharing and OAuth are not the edit's to change.
  */
-function patchOf(
-  definition: ServerDefinition,
-  kept: { env: readonly string[]; headers: readonly string[] },
-) {
-  const secretEnv = [...new Set([...kept.env, ...definition.secret_env])];
-  const secretHeaders = [...new Set([...kept.headers, ...definition.secret_headers])];
+function patchOf(definition: ServerDefinition) {
   if (definition.transport === 'stdio')
     return {
       transport: definition.transport,
@@ -29,7 +24,7 @@ function patchOf(
       cwd: definition.cwd ?? null,
       url: null,
       headers: {},
-      secret_env: secretEnv,
+      secret_env: definition.secret_env,
       secret_headers: [],
     };
   return {
@@ -41,7 +36,7 @@ function patchOf(
     env: {},
     cwd: null,
     secret_env: [],
-    secret_headers: secretHeaders,
+    secret_headers: definition.secret_headers,
   };
 }
 
@@ -60,7 +55,7 @@ async function edit(context: CliContext, name: string, command: string[], flags:
   const secrets = await readAddSecrets(context, plan.definition, flags);
   const { server } = await api.patch<{ server: ServerView }>(
     serverPath(name),
-    patchOf(secrets.definition, plan.keptSecrets),
+    patchOf(secrets.definition),
   );
   await secrets.store(api);
   context.stdout.write(

@@ -4,6 +4,7 @@ import {
   checkSomethingChanges,
   type EditFlags,
 } from '../../../src/cli/commands/mcp-edit-plan.js';
+import type { AddPlan } from '../../../src/cli/commands/mcp-input.js';
 import { CofferError } from '../../../src/domain/errors.js';
 import {
   serverDefinitionSchema,
@@ -18,6 +19,11 @@ function record(input: object): ServerRecord {
     created_at: '2026-12-07T00:00:00Z',
     updated_at: '2026-12-07T00:00:00Z',
   };
+}
+
+/** The secret names the edited definition keeps. */
+function kept(plan: AddPlan) {
+  return { env: plan.definition.secret_env, headers: plan.definition.secret_headers };
 }
 
 function flags(given: Partial<EditFlags> = {}): EditFlags {
@@ -57,7 +63,7 @@ describe('editPlan', () => {
       env: { B: '2', C: '3' },
       cwd: '/srv/fx',
     });
-    expect(plan.keptSecrets).toEqual({ env: ['TOKEN'], headers: [] });
+    expect(kept(plan)).toEqual({ env: ['TOKEN'], headers: [] });
   });
 
   it('a new command replaces command and arguments, the folder stays', () => {
@@ -70,12 +76,8 @@ describe('editPlan', () => {
   });
 
   it('an env given plainly or removed is no longer a secret name', () => {
-    expect(editPlan(local, [], flags({ env: ['TOKEN=plain'] }), undefined).keptSecrets.env).toEqual(
-      [],
-    );
-    expect(editPlan(local, [], flags({ unsetEnv: ['TOKEN'] }), undefined).keptSecrets.env).toEqual(
-      [],
-    );
+    expect(kept(editPlan(local, [], flags({ env: ['TOKEN=plain'] }), undefined)).env).toEqual([]);
+    expect(kept(editPlan(local, [], flags({ unsetEnv: ['TOKEN'] }), undefined)).env).toEqual([]);
   });
 
   it('keeps a remote server’s URL, protocol and headers; header names are caseless', () => {
@@ -90,9 +92,9 @@ describe('editPlan', () => {
       url: 'https://example.com/mcp',
       headers: { 'X-New': '1' },
     });
-    expect(plan.keptSecrets).toEqual({ env: [], headers: ['Authorization'] });
+    expect(kept(plan)).toEqual({ env: [], headers: ['Authorization'] });
     const plain = editPlan(remote, [], flags({ header: ['authorization: Basic x'] }), undefined);
-    expect(plain.keptSecrets.headers).toEqual([]);
+    expect(kept(plain).headers).toEqual([]);
   });
 
   it('moves a server between local and remote, keeping nothing of the other kind', () => {
@@ -102,11 +104,11 @@ describe('editPlan', () => {
       url: 'http://127.0.0.1:9/mcp',
       env: {},
     });
-    expect(toRemote.keptSecrets).toEqual({ env: [], headers: [] });
+    expect(kept(toRemote)).toEqual({ env: [], headers: [] });
     const toLocal = editPlan(remote, ['node', 'x.js'], flags(), undefined);
     expect(toLocal.definition).toMatchObject({ transport: 'stdio', command: 'node', headers: {} });
     expect(toLocal.definition.cwd).toBeUndefined();
-    expect(toLocal.keptSecrets).toEqual({ env: [], headers: [] });
+    expect(kept(toLocal)).toEqual({ env: [], headers: [] });
   });
 
   it.each([
