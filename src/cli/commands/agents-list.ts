@@ -10,10 +10,9 @@ import {
   type LocationStatus,
 } from '../../agents/index.js';
 import type { AgentListOptions } from '../../domain/ports.js';
-import type { KnownServer } from '../../domain/same-launch.js';
 import type { CliContext } from '../cli-context.js';
 import { colorsFor, type Colors } from '../render/colors.js';
-import { agentContext, writeJson } from './agents-shared.js';
+import { agentContext, knownServers, writeJson } from './agents-shared.js';
 
 /** What the rows are read with besides the files themselves. */
 interface Listing {
@@ -106,11 +105,10 @@ export interface ListFlags {
  * What Coffer has, from the daemon if it runs: listing never starts one, and a daemon
  * that cannot be asked leaves the count out rather than failing the list.
  */
-async function knownServers(context: CliContext): Promise<AgentListOptions | undefined> {
+async function listOptions(context: CliContext): Promise<AgentListOptions | undefined> {
   try {
     const api = await context.api({ spawn: false });
-    const { servers } = await api.get<{ servers: KnownServer[] }>('/servers');
-    return { known: servers, ownPort: api.daemon.port };
+    return { known: await knownServers(api), ownPort: api.daemon.port };
   } catch {
     return undefined;
   }
@@ -120,7 +118,7 @@ async function knownServers(context: CliContext): Promise<AgentListOptions | und
 export async function listAgents(context: CliContext, options: ListFlags): Promise<void> {
   const agents = agentContext(context);
   const statuses = agentStatuses(agents);
-  const known = await knownServers(context);
+  const known = await listOptions(context);
   const listing: Listing = {
     shims: brokenShims(agents, statuses),
     ...(known === undefined

@@ -9,7 +9,8 @@ import {
 import { processFolder } from '../../agents/launch-folder.js';
 import { defaultBinaryPath } from '../../discovery/package-info.js';
 import { CofferError } from '../../domain/errors.js';
-import type { CliContext } from '../cli-context.js';
+import type { KnownServer } from '../../domain/same-launch.js';
+import type { ApiClient, CliContext } from '../cli-context.js';
 
 /** What the `coffer agents …` commands share: the machine's context, scopes, the shim launch. */
 
@@ -36,4 +37,9 @@ export function shimLaunch(env: NodeJS.ProcessEnv): ShimLaunch {
 
 export function writeJson(context: CliContext, value: unknown): void {
   context.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** The servers Coffer has, as imports compare an agent's entries with them. */
+export async function knownServers(api: ApiClient): Promise<KnownServer[]> {
+  return (await api.get<{ servers: KnownServer[] }>('/servers')).servers;
 }

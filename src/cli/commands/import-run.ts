@@ -9,7 +9,6 @@ import {
 } from '../../agents/index.js';
 import type { EntryPlace } from '../../agents/launch-folder.js';
 import { isCofferError } from '../../domain/errors.js';
-import type { KnownServer } from '../../domain/same-launch.js';
 import {
   importItemView,
   recordedImports,
@@ -19,7 +18,7 @@ import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { CliExit, ExitCode } from '../output.js';
 import { describeItem } from './agents-import-report.js';
-import { writeJson } from './agents-shared.js';
+import { knownServers, writeJson } from './agents-shared.js';
 import { warnPlannedProblems, warnStartProblems } from './start-problems.js';
 
 /**
@@ -93,10 +92,6 @@ async function undo(api: ApiClient, server: string, stored: readonly SecretToSto
     await api.delete(path).catch(() => undefined);
   }
   await api.delete(`/servers/${name}`).catch(() => undefined);
-}
-
-async function knownServers(api: ApiClient): Promise<KnownServer[]> {
-  return (await api.get<{ servers: KnownServer[] }>('/servers')).servers;
 }
 
 /** Entries Coffer already serves were recorded: install --replace can now take them out. */
