@@ -1,16 +1,20 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
-import { exportConfig, parseConfigFile } from '../domain/config-file.js';
+import { parseConfigFile } from '../domain/config-file.js';
+import {
+  policiesOf,
+  preferencesOf,
+  readConfig,
+  writeConfigChange,
+} from '../domain/config-store.js';
 import {
   planConfigImport,
   type ConfigImportPlan,
   type ServerChange,
 } from '../domain/config-plan.js';
-import type { CapabilityPreference } from '../domain/capability.js';
-import type { ServerDefinition, ServerRecord } from '../domain/server-definition.js';
-import type { ServerPolicies } from '../domain/tool-policy.js';
-import type { SecretRef, ServerPatch } from '../domain/ports.js';
+import type { ServerDefinition } from '../domain/server-definition.js';
+import type { SecretRef } from '../domain/ports.js';
 import { recordAdmin } from './admin-audit.js';
 import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
@@ -24,16 +28,7 @@ import { readJsonBody } from './parse-request.js';
 export function configRoutes(services: ApiServices): Hono {
   const app = new Hono();
 
-  app.get('/config', async (c) => {
-    const servers = await services.servers.list();
-    return c.json(
-      exportConfig(
-        servers,
-        await preferencesOf(services, servers),
-        await policiesOf(services, servers),
-      ),
-    );
-  });
+  app.get('/config', async (c) => c.json(await readConfig(services)));
 
   app.post('/config/import', async (c) => {
     const parsed = parseConfigFile(await readJsonBody(c));
@@ -51,31 +46,6 @@ export function configRoutes(services: ApiServices): Hono {
   });
 
   return app;
-}
-
-async function preferencesOf(
-  services: ApiServices,
-  servers: readonly ServerRecord[],
-): Promise<Map<string, CapabilityPreference[]>> {
-  const entries = await Promise.all(
-    servers.map(
-      async (server) => [server.name, await services.preferences.list(server.name)] as const,
-    ),
-  );
-  return new Map(entries);
-}
-
-/** Without a policy store (some test setups) the file gets none and an import sets none. */
-async function policiesOf(
-  services: ApiServices,
-  servers: readonly ServerRecord[],
-): Promise<Map<string, ServerPolicies>> {
-  const repository = services.policies;
-  if (repository === undefined) return new Map();
-  const entries = await Promise.all(
-    servers.map(async (server) => [server.name, await repository.forServer(server.name)] as const),
-  );
-  return new Map(entries);
 }
 
 /** Names only; without a secret store every referenced secret counts as missing. */
@@ -114,28 +84,10 @@ async function applyChange(
   change: ServerChange,
   definition: ServerDefinition,
 ): Promise<void> {
-  if (change.action === 'add') await services.servers.create(definition);
-  else if (change.fields.length > 0) {
-    // A key present with undefined clears an optional field (server-patch.ts).
-    const patch: ServerPatch = Object.fromEntries(
-      change.fields.map((field) => [field, definition[field]]),
-    );
-    await services.servers.update(change.server, patch);
+  await writeConfigChange(services, change, definition);
+  if (change.action === 'update' && change.fields.length > 0)
     await services.catalog.forget(change.server);
-  }
-  for (const { type, key, enabled } of change.capabilities)
-    await services.preferences.setEnabled(change.server, type, [key], enabled);
-  await applyPolicies(services, change);
   // Live sessions list and gate tools by switches and policies: they must see the new ones.
   if (change.capabilities.length > 0 || change.policies.length > 0)
     services.notifier.capabilitiesChanged(change.server);
-}
-
-async function applyPolicies(services: ApiServices, change: ServerChange): Promise<void> {
-  const repository = services.policies;
-  if (repository === undefined) return; // refused before anything was written (apply)
-  for (const { tool, policy } of change.policies) {
-    if (tool === null) await repository.setDestructive(change.server, policy);
-    else await repository.setTool(change.server, tool, policy);
-  }
 }
