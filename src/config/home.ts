@@ -13,6 +13,8 @@ export interface CofferPaths {
   readonly logsDir: string;
   readonly daemonLog: string;
   readonly secretsFile: string;
+  /** What `coffer config export` would print, kept current by the daemon to restore from. */
+  readonly configSnapshot: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function cofferPaths(home: string = resolveHome()): CofferPaths {
     logsDir,
     daemonLog: join(logsDir, 'coffer.log'),
     secretsFile: join(home, 'secrets.json'),
+    configSnapshot: join(home, 'config-snapshot.json'),
   };
 }
 

@@ -9,6 +9,7 @@ import {
 import type { ServerRecord } from '../domain/server-definition.js';
 import { sameLaunch } from '../domain/same-launch.js';
 import { reviewCommand } from '../domain/tool-pin.js';
+import type { RestoreReport } from './store-recovery.js';
 
 /**
  * The rules of `coffer doctor`: from what the daemon knows of a server, what is broken
@@ -29,6 +30,25 @@ export function nodeFinding(version: string): DoctorFinding | undefined {
     message: `Node ${version} is older than Coffer needs (${needMajor}.${needMinor} or newer)`,
     fix: `install Node ${needMajor}.${needMinor} or newer, then restart Coffer: coffer stop`,
   };
+}
+
+/** The daemon set a damaged database aside at start and filled a new one from the snapshot. */
+export function restoredFinding(restore: RestoreReport): DoctorFinding {
+  const failed =
+    restore.failed.length === 0
+      ? ''
+      : `; could not restore ${restore.failed.join(', ')} (see logs/coffer.log)`;
+  return {
+    code: 'DATABASE_RESTORED',
+    level: 'warn',
+    subject: 'database',
+    message: `coffer.db was damaged at start (${restore.at}): Coffer set it aside as ${restore.damagedPath} and restored ${plural(restore.restored.length, 'server')} from the configuration snapshot of ${restore.snapshotAt}, switches and policies included${failed}; the activity before is in the file set aside`,
+    fix: `check your servers with \`coffer mcp list\`; once you are content, delete ${restore.damagedPath}`,
+  };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function quoted(text: string): string {

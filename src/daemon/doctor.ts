@@ -15,7 +15,9 @@ import {
   nodeFinding,
   plainCredentialFindings,
   serverFindings,
+  restoredFinding,
 } from './doctor-findings.js';
+import type { RestoreReport } from './store-recovery.js';
 
 export interface DoctorDeps {
   readonly servers: Pick<ServerRepository, 'list'>;
@@ -39,6 +41,8 @@ export interface DoctorDeps {
   readonly platform: string;
   /** A server's tools held back for a changed definition, from the pin records (issue 20). */
   readonly heldTools?: (server: string) => Promise<readonly string[]>;
+  /** Set when this daemon found its database damaged at start (store-recovery.ts). */
+  readonly restored?: RestoreReport;
   /** The agents' files, checked from the daemon's folder (src/agents/agent-doctor.ts). */
   readonly agents?: () => Promise<{
     readonly agents: readonly DoctorAgent[];
@@ -70,6 +74,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
           message: `secrets are kept in ${keychain.location ?? 'a file'} (mode 0600), not the OS keychain${keychain.reason === undefined ? '' : `: ${keychain.reason}`}`,
           fix: 'to use the OS keychain, install and unlock it (Linux: a Secret Service such as gnome-keyring), then restart Coffer: coffer stop',
         });
+      if (deps.restored !== undefined) findings.push(restoredFinding(deps.restored));
       records.forEach((record, index) => {
         const server = servers[index];
         if (server !== undefined)

@@ -18,9 +18,17 @@ export class EventBus implements DaemonEvents {
   private readonly subscribers = new Set<Subscriber>();
   private closed = false;
 
-  constructor(private readonly logger?: Logger) {}
+  /**
+   * `observer` sees every event too, as a part of the daemon rather than a stream: it is
+   * never dropped for a newer subscriber, and it is called before them.
+   */
+  constructor(
+    private readonly logger?: Logger,
+    private readonly observer?: DaemonEventListener,
+  ) {}
 
   emit(event: DaemonEvent): void {
+    this.observer?.(event);
     for (const subscriber of this.subscribers) {
       try {
         subscriber.listener(event);

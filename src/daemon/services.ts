@@ -21,7 +21,8 @@ import { ServerStates } from '../gateway/server-states.js';
 import { ToolPins } from '../gateway/tool-pins.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { logRequestFailure } from '../observability/request-failure.js';
-import { createRepositories, openDatabase } from '../store/index.js';
+import { createRepositories } from '../store/index.js';
+import { readConfig } from '../domain/config-store.js';
 import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { findCommand, isDirectory } from '../config/command-lookup.js';
@@ -38,6 +39,8 @@ import { createOAuthServices } from './oauth-services.js';
 import { createDoctor } from './doctor.js';
 import { secretGuarding } from './secret-guarding.js';
 import { portRangeFromEnv } from './port-range.js';
+import { ConfigSnapshot } from './config-snapshot.js';
+import { openStore, restoreSnapshot } from './store-recovery.js';
 
 /**
  * The composition root: store → upstream connector → gateway → API. The only place
@@ -54,7 +57,8 @@ export const createServices: CreateServices = async ({
   const clock = systemClock;
   // The login shell's PATH, asked only when a command is not on the inherited one.
   const searchPath = createSearchPath(process.env, process.platform);
-  const store = await openDatabase(paths.database, { logger });
+  const opened = await openStore({ paths, now: () => clock.now(), logger });
+  const store = opened.store;
   const stored = createRepositories(store, clock);
   // No path may register this daemon as its own upstream (an agent's HTTP entry for Coffer).
   const servers = refusingPlainCredentials(refusingOwnEndpoint(stored.servers, port));
@@ -66,7 +70,14 @@ export const createServices: CreateServices = async ({
     logger,
   });
   await activity.start();
-  const events = new EventBus(logger);
+  const snapshot = new ConfigSnapshot({
+    path: paths.configSnapshot,
+    read: () => readConfig(repositories),
+    logger,
+  });
+  const events = new EventBus(logger, (event) => {
+    if (ConfigSnapshot.follows(event)) snapshot.changed();
+  });
   // Every recorded call or admin action also goes to live UIs (the Activity page).
   const recorder: ActivitySink = {
     record: (entry) => {
@@ -74,6 +85,15 @@ export const createServices: CreateServices = async ({
       events.emit({ type: 'activity.recorded', entry });
     },
   };
+  const restored =
+    opened.restore === undefined
+      ? undefined
+      : await restoreSnapshot(opened.restore, {
+          stores: repositories,
+          activity: recorder,
+          clock,
+          logger,
+        });
   // One backend choice (keychain or file) for secrets and OAuth credentials alike.
   const credentials = backendSelector({ paths, logger });
   const registry = new RegistrySnapshot(repositories.servers);
@@ -242,6 +262,7 @@ export const createServices: CreateServices = async ({
       versions: { coffer: version, node: process.version },
       platform: process.platform,
       heldTools: async (server) => [...(await pins.waiting(server))],
+      ...(restored === undefined ? {} : { restored }),
       agents: () =>
         agentSetup.doctor({ port, token }).catch((error: unknown) => {
           // The report goes out without them; the Doctor page points here for why.
@@ -252,6 +273,8 @@ export const createServices: CreateServices = async ({
     agents: agentSetup,
   });
 
+  // What the next damaged start restores from: now, then after each change.
+  await snapshot.flush();
   let closing = false;
   return {
     handleMcp: createMcpEndpoint(gateway),
@@ -281,6 +304,7 @@ export const createServices: CreateServices = async ({
       await gateway.closeAll();
       await catalog.close();
       await activity.close();
+      await snapshot.flush();
       await store.close();
     },
   };

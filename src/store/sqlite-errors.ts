@@ -25,6 +25,13 @@ export interface StoreErrorContext {
   readonly server?: string;
 }
 
+/**
+ * The daemon checks its database at start and restores a damaged one from the configuration
+ * snapshot (src/daemon/store-recovery.ts): damage found while it runs is mended by a restart.
+ */
+const RESTART_RESTORES =
+  'restart the daemon (`coffer stop`, then `coffer start`): it sets the damaged file aside and restores your servers, switches and policies from config-snapshot.json';
+
 interface Advice {
   readonly message: string;
   readonly hint: string;
@@ -54,11 +61,11 @@ const adviceByPrimaryCode: Readonly<Record<string, Advice>> = {
   },
   SQLITE_CORRUPT: {
     message: 'The Coffer database is damaged',
-    hint: 'stop the daemon, move coffer.db aside and start again (servers must be added again)',
+    hint: RESTART_RESTORES,
   },
   SQLITE_NOTADB: {
     message: 'coffer.db is not a SQLite database',
-    hint: 'stop the daemon, move coffer.db aside and start again (servers must be added again)',
+    hint: RESTART_RESTORES,
   },
   SQLITE_CANTOPEN: {
     message: 'Cannot open the Coffer database',

@@ -56,7 +56,7 @@ describe('opening a file that is not a database', () => {
     await expect(openDatabase(path)).rejects.toMatchObject({
       code: 'STORE_FAILURE',
       message: 'coffer.db is not a SQLite database',
-      hint: expect.stringContaining('move coffer.db aside'),
+      hint: expect.stringContaining('sets the damaged file aside'),
     });
   });
 });

@@ -67,8 +67,8 @@ describe('translateStoreError', () => {
     ['SQLITE_READONLY_DBMOVED', /read-only/, /writable/],
     ['SQLITE_FULL', /disk .* is full/, /free some disk space/],
     ['SQLITE_IOERR_WRITE', /I\/O error/, /check the disk/],
-    ['SQLITE_CORRUPT', /damaged/, /move coffer.db aside/],
-    ['SQLITE_NOTADB', /not a SQLite database/, /move coffer.db aside/],
+    ['SQLITE_CORRUPT', /damaged/, /restores your servers, switches and policies/],
+    ['SQLITE_NOTADB', /not a SQLite database/, /restores your servers, switches and policies/],
     ['SQLITE_CANTOPEN', /Cannot open/, /writable/],
   ])('maps %s to STORE_FAILURE with advice', (code, message, hint) => {
     const cause = sqliteError(code, 'near "SELECT secret FROM x": syntax');

@@ -30,6 +30,8 @@ const CANNOT_START: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
   'SECRET_MISSING',
+  // Not a server's: said once above the list (docs/RECOVERY.md).
+  'DATABASE_RESTORED',
 ]);
 
 /** Said until the server has a last error of its own (which then says why). */
@@ -118,6 +120,14 @@ export function ServersPage() {
           Add server
         </a>
       </div>
+      {(problems.data ?? [])
+        .filter((finding) => finding.code === 'DATABASE_RESTORED')
+        .map((finding) => (
+          <Notice key={finding.message} tone="warning" title="Coffer's database was damaged">
+            {finding.message}
+            <WhatToDo hint={finding.fix ?? undefined} />
+          </Notice>
+        ))}
       {servers.data === undefined && servers.error === undefined && (
         <Loading label="Loading servers…" />
       )}

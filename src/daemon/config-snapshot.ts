@@ -1,0 +1,77 @@
+import { writePrivateFile } from '../config/private-files.js';
+import type { ConfigFile } from '../domain/config-file.js';
+import type { DaemonEvent } from '../domain/ports.js';
+import type { Logger } from '../observability/logger.js';
+
+/** Runs `work` after `ms`; returns what cancels it. */
+export type Schedule = (work: () => void, ms: number) => () => void;
+
+const realSchedule: Schedule = (work, ms) => {
+  const timer = setTimeout(work, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+export interface ConfigSnapshotOptions {
+  /** `<home>/config-snapshot.json`. */
+  readonly path: string;
+  /** What `coffer config export` would print now (domain/config-store.ts). */
+  readonly read: () => Promise<ConfigFile>;
+  readonly logger?: Logger;
+  /** How long after a change the file is written, so a burst of switches is one write. */
+  readonly delayMs?: number;
+  readonly schedule?: Schedule;
+  readonly write?: (path: string, text: string) => void;
+}
+
+/**
+ * Keeps `config-snapshot.json` what `coffer config export` would print: the servers, their
+ * switches and policies, secrets by name only. It is what the daemon restores from when it
+ * finds its database damaged at start (store-recovery.ts, docs/RECOVERY.md), so a damaged
+ * file costs the activity log, not the user's set-up. Written at start and after each
+ * change of the configuration, only when its text differs.
+ */
+export class ConfigSnapshot {
+  private written: string | undefined;
+  private cancel: (() => void) | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ConfigSnapshotOptions) {}
+
+  /** Whether an event may have changed what the snapshot holds. */
+  static follows(event: DaemonEvent): boolean {
+    if (event.type === 'server.state') return false;
+    // Admin actions include policies and reviews, which have no event of their own.
+    if (event.type === 'activity.recorded') return event.entry.capability_type === 'admin';
+    return true;
+  }
+
+  /** A change was made: write within `delayMs`, once for the whole burst. */
+  changed(): void {
+    if (this.cancel !== undefined) return;
+    this.cancel = (this.options.schedule ?? realSchedule)(() => {
+      this.cancel = undefined;
+      void this.flush();
+    }, this.options.delayMs ?? 250);
+  }
+
+  /** Writes now (after any write under way); never throws: a failed write is logged. */
+  flush(): Promise<void> {
+    this.cancel?.();
+    this.cancel = undefined;
+    this.writing = this.writing.then(() => this.writeOnce());
+    return this.writing;
+  }
+
+  private async writeOnce(): Promise<void> {
+    try {
+      const text = `${JSON.stringify(await this.options.read(), null, 2)}\n`;
+      if (text === this.written) return;
+      (this.options.write ?? writePrivateFile)(this.options.path, text);
+      this.written = text;
+    } catch (error) {
+      // The daemon serves on: the snapshot is a safety net, and the next change tries again.
+      this.options.logger?.warn({ err: error, path: this.options.path }, 'config snapshot failed');
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  ProcessTracker,
+  runCoffer,
+  waitFor,
+} from '../../integration/daemon/daemon-harness.js';
+import { fixtureServer } from '../../support/running-daemon.js';
+
+/**
+ * A damaged coffer.db (a disk fault, a copy taken mid-write) as a user meets it: with the
+ * configuration snapshot the daemon keeps, the next command starts a daemon that sets the
+ * file aside and serves every server with its switches and policies, and `coffer doctor`
+ * says what happened; without one, every command says the database is damaged and how to
+ * get the servers back, and the file is left as it was. Unit and store-level cases are in
+ * test/unit/daemon/config-snapshot.test.ts and test/integration/daemon/store-recovery.test.ts.
+ */
+const tracker = new ProcessTracker();
+
+beforeAll(() => assertBuilt());
+// Ends the daemons by the pids their homes logged, then removes the homes.
+afterEach(() => tracker.cleanup());
+
+async function home(): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
+  const { home: dir, env } = await tracker.userEnv();
+  return { dir, env: { ...env, COFFER_KEYCHAIN: 'file' } };
+}
+
+const coffer = (args: string[], env: NodeJS.ProcessEnv) => runCoffer(args, env);
+
+/** A server with a switched-off tool and a tool's own policy, then the daemon stopped. */
+async function registered(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+  for (const args of [
+    ['mcp', 'add', 'fx', '--', process.execPath, fixtureServer],
+    ['mcp', 'disable', 'fx', '--tool', 'echo'],
+    ['mcp', 'policy', 'fx', '--tool', 'add', 'deny'],
+  ]) {
+    const run = await coffer(args, env);
+    expect(run.code, run.stderr).toBe(0);
+  }
+  const snapshot = join(dir, 'config-snapshot.json');
+  await waitFor(() => {
+    try {
+      return readFileSync(snapshot, 'utf8').includes('"deny"');
+    } catch {
+      return undefined;
+    }
+  }, 'the snapshot to hold the policy');
+  expect((await coffer(['stop'], env)).code).toBe(0);
+}
+
+function breakDatabase(dir: string): Buffer {
+  const path = join(dir, 'coffer.db');
+  const bytes = readFileSync(path);
+  randomBytes(4096).copy(bytes, 0);
+  writeFileSync(path, bytes);
+  return bytes;
+}
+
+describe('a damaged database', () => {
+  it('is set aside at the next start, and every server comes back with its choices', async () => {
+    const { dir, env } = await home();
+    await registered(env, dir);
+    const damaged = breakDatabase(dir);
+
+    const list = await coffer(['mcp', 'list', '--json'], env);
+    expect(list.code, list.stderr).toBe(0);
+    const { servers } = JSON.parse(list.stdout) as { servers: { name: string }[] };
+    expect(servers.map((server) => server.name)).toEqual(['fx']);
+    const test = await coffer(['mcp', 'test', 'fx'], env);
+    expect(test.code, test.stderr).toBe(0);
+    const policy = await coffer(['mcp', 'policy', 'fx', '--json'], env);
+    const { tools } = JSON.parse(policy.stdout) as {
+      tools: { key: string; policy: string | null; enabled: boolean }[];
+    };
+    expect(tools.find((tool) => tool.key === 'add')).toMatchObject({ policy: 'deny' });
+    expect(tools.find((tool) => tool.key === 'echo')).toMatchObject({ enabled: false });
+
+    const aside = readdirSync(dir).filter((name) => name.startsWith('coffer.db.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0]!))).toEqual(damaged);
+    const doctor = await coffer(['doctor', '--json'], env);
+    const finding = (
+      JSON.parse(doctor.stdout) as { findings: { code: string; message: string }[] }
+    ).findings.find((entry) => entry.code === 'DATABASE_RESTORED');
+    expect(finding?.message).toContain(aside[0]);
+    expect(finding?.message).toContain('restored 1 server from');
+    const activity = await coffer(['activity'], env);
+    expect(activity.stdout).toContain('database.restore');
+  });
+
+  it('without a snapshot, stops every command with what to do, and keeps the file', async () => {
+    const { dir, env } = await home();
+    await registered(env, dir);
+    rmSync(join(dir, 'config-snapshot.json'));
+    const damaged = breakDatabase(dir);
+
+    const list = await coffer(['mcp', 'list'], env);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain(
+      'The Coffer database is damaged, and there is no snapshot to restore it from',
+    );
+    expect(list.stderr).toContain('coffer config import');
+    expect(readFileSync(join(dir, 'coffer.db'))).toEqual(damaged);
+    expect(readdirSync(dir).filter((name) => name.startsWith('coffer.db.damaged-'))).toEqual([]);
+  });
+});
