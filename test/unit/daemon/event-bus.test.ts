@@ -58,4 +58,13 @@ describe('event bus', () => {
     expect(firstClosed).toBe(true);
     expect(bus.size).toBe(MAX_SUBSCRIBERS);
   });
+
+  it('its observer sees every event, however many streams come and go', () => {
+    const seen: DaemonEvent[] = [];
+    const bus = new EventBus(undefined, (event) => seen.push(event));
+    for (let i = 0; i < MAX_SUBSCRIBERS + 5; i += 1) bus.subscribe(() => undefined);
+    bus.emit(added);
+    expect(seen).toEqual([added]);
+    expect(bus.size).toBe(MAX_SUBSCRIBERS);
+  });
 });
