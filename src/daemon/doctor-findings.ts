@@ -32,6 +32,20 @@ export function nodeFinding(version: string): DoctorFinding | undefined {
   };
 }
 
+/** Coffer was updated or rebuilt while this daemon runs: it serves the old code. */
+export function outdatedFinding(daemon: {
+  readonly pid: number;
+  readonly startedAt: Date;
+}): DoctorFinding {
+  return {
+    code: 'DAEMON_OUTDATED',
+    level: 'warn',
+    subject: 'daemon',
+    message: `Coffer was updated or rebuilt since this daemon started (pid ${daemon.pid}, ${daemon.startedAt.toISOString()}): it still runs the code it started with, while its web UI is read from the new files`,
+    fix: 'restart it: coffer stop (the next coffer command, or agent, starts the new one; agents reconnect by themselves)',
+  };
+}
+
 /** The daemon set a damaged database aside at start and filled a new one from the snapshot. */
 export function restoredFinding(restore: RestoreReport): DoctorFinding {
   const failed =

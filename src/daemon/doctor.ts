@@ -15,6 +15,7 @@ import {
   nodeFinding,
   plainCredentialFindings,
   serverFindings,
+  outdatedFinding,
   restoredFinding,
 } from './doctor-findings.js';
 import type { RestoreReport } from './store-recovery.js';
@@ -41,6 +42,8 @@ export interface DoctorDeps {
   readonly platform: string;
   /** A server's tools held back for a changed definition, from the pin records (issue 20). */
   readonly heldTools?: (server: string) => Promise<readonly string[]>;
+  /** Whether Coffer's files were updated or rebuilt under this daemon (code-stamp.ts). */
+  readonly codeReplaced?: () => boolean;
   /** Set when this daemon found its database damaged at start (store-recovery.ts). */
   readonly restored?: RestoreReport;
   /** The agents' files, checked from the daemon's folder (src/agents/agent-doctor.ts). */
@@ -66,6 +69,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
       const findings: DoctorFinding[] = [];
       const node = nodeFinding(deps.versions.node);
       if (node !== undefined) findings.push(node);
+      if (deps.codeReplaced?.() === true) findings.push(outdatedFinding(deps.daemon));
       if (keychain.backend === 'file')
         findings.push({
           code: 'KEYCHAIN_FALLBACK',

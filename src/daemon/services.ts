@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { upstreamLogPath } from '../config/home.js';
 import { createApiApp } from '../api/index.js';
 import {
@@ -41,6 +42,7 @@ import { secretGuarding } from './secret-guarding.js';
 import { portRangeFromEnv } from './port-range.js';
 import { ConfigSnapshot } from './config-snapshot.js';
 import { openStore, restoreSnapshot } from './store-recovery.js';
+import { codeStampOf } from './code-stamp.js';
 
 /**
  * The composition root: store → upstream connector → gateway → API. The only place
@@ -55,6 +57,8 @@ export const createServices: CreateServices = async ({
   startedAt,
 }) => {
   const clock = systemClock;
+  // This module's file: in the bundle, the daemon's own chunk, renamed by every build.
+  const code = codeStampOf(fileURLToPath(import.meta.url));
   // The login shell's PATH, asked only when a command is not on the inherited one.
   const searchPath = createSearchPath(process.env, process.platform);
   const opened = await openStore({ paths, now: () => clock.now(), logger });
@@ -263,6 +267,7 @@ export const createServices: CreateServices = async ({
       platform: process.platform,
       heldTools: async (server) => [...(await pins.waiting(server))],
       ...(restored === undefined ? {} : { restored }),
+      codeReplaced: () => code.replaced(),
       agents: () =>
         agentSetup.doctor({ port, token }).catch((error: unknown) => {
           // The report goes out without them; the Doctor page points here for why.
@@ -288,6 +293,8 @@ export const createServices: CreateServices = async ({
     api,
     status: () => ({
       sessions: gateway.size,
+      // Coffer updated or rebuilt under this daemon: `coffer status` says to restart it.
+      code_replaced: code.replaced(),
       // null: results are never cut (COFFER_RESULT_BUDGET_TOKENS=off).
       result_budget_tokens: settings.resultBudgetTokens ?? null,
       result_ttl_ms: settings.resultTtlMs,

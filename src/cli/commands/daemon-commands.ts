@@ -149,6 +149,10 @@ function statusLines(info: DaemonInfo, status: Record<string, unknown>): string[
   if (typeof status['sessions'] === 'number') lines.push(`  sessions: ${status['sessions']}`);
   const results = describeResultBudget(status);
   if (results !== undefined) lines.push(`  results:  ${results}`);
+  if (status['code_replaced'] === true)
+    lines.push(
+      '  note:     Coffer was updated or rebuilt since this daemon started; restart it to run the new one: coffer stop',
+    );
   const blocking = status['block_credentials'];
   if (typeof blocking === 'boolean')
     lines.push(

@@ -25,6 +25,7 @@ const SERVER_CODES = [
 export const findingCodes = [
   'NODE_VERSION',
   'DAEMON_NOT_RUNNING',
+  'DAEMON_OUTDATED',
   'KEYCHAIN_FALLBACK',
   'DATABASE_RESTORED',
   ...SERVER_CODES,

@@ -308,6 +308,47 @@ describe('the doctor report', () => {
     expect(stands).not.toHaveProperty('agents');
   });
 
+  it('warns of a daemon whose files were replaced under it, with the restart, only then', async () => {
+    let replaced = false;
+    const { report } = doctor([], { codeReplaced: () => replaced });
+    expect((await report()).findings).toEqual([]);
+    replaced = true;
+    expect((await report()).findings).toEqual([
+      {
+        code: 'DAEMON_OUTDATED',
+        level: 'warn',
+        subject: 'daemon',
+        message: expect.stringContaining(
+          'Coffer was updated or rebuilt since this daemon started (pid 42, 2026-01-01T00:00:00.000Z)',
+        ),
+        fix: expect.stringContaining('coffer stop'),
+      },
+    ]);
+  });
+
+  it('says the database was restored at start, how many servers came back and which did not', async () => {
+    const { report } = doctor([], {
+      restored: {
+        at: '2026-01-01T00:00:00.000Z',
+        damagedPath: '/home/me/.coffer/coffer.db.damaged-2026-01-01T00-00-00-000Z',
+        snapshotAt: '2025-12-31T23:59:00.000Z',
+        restored: ['files', 'github'],
+        failed: ['notes'],
+      },
+    });
+    const [finding] = (await report()).findings;
+    expect(finding).toMatchObject({
+      code: 'DATABASE_RESTORED',
+      level: 'warn',
+      subject: 'database',
+    });
+    expect(finding?.message).toContain(
+      'set it aside as /home/me/.coffer/coffer.db.damaged-2026-01-01T00-00-00-000Z and restored 2 servers from the configuration snapshot of 2025-12-31T23:59:00.000Z',
+    );
+    expect(finding?.message).toContain('could not restore notes');
+    expect(finding?.fix).toContain('delete /home/me/.coffer/coffer.db.damaged-');
+  });
+
   it('fails a Node older than 20.19', () => {
     expect(nodeFinding('v20.19.0')).toBeUndefined();
     expect(nodeFinding('v22.0.0')).toBeUndefined();

@@ -162,6 +162,7 @@ export type DaemonEvent =
 export type FindingCode =
   | 'NODE_VERSION'
   | 'DAEMON_NOT_RUNNING'
+  | 'DAEMON_OUTDATED'
   | 'KEYCHAIN_FALLBACK'
   | 'DATABASE_RESTORED'
   | 'COMMAND_NOT_FOUND'

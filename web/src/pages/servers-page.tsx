@@ -25,13 +25,22 @@ function HeldLink({ server }: { server: Server }) {
   );
 }
 
-/** What stops a server from starting, known before it is started (the doctor's findings). */
-const CANNOT_START: ReadonlySet<DoctorFinding['code']> = new Set([
+/** The daemon's own findings, said once above the list under these titles. */
+const DAEMON_NOTICES: Partial<Record<DoctorFinding['code'], string>> = {
+  DATABASE_RESTORED: "Coffer's database was damaged", // docs/RECOVERY.md
+  DAEMON_OUTDATED: 'This page is newer than the daemon serving it',
+};
+
+/**
+ * The doctor's findings this page shows: what stops a server from starting, known before
+ * it is started, beside the server; and the daemon's notices.
+ */
+const SHOWN: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
   'SECRET_MISSING',
-  // Not a server's: said once above the list (docs/RECOVERY.md).
   'DATABASE_RESTORED',
+  'DAEMON_OUTDATED',
 ]);
 
 /** Said until the server has a last error of its own (which then says why). */
@@ -82,7 +91,7 @@ function ServerRow(props: {
 /** Every registered server: what it runs, how it is doing, and whether agents see it. */
 export function ServersPage() {
   const servers = useLoad(loadServers, 'servers');
-  const problems = useLoad(() => findingsOf(CANNOT_START), 'start problems');
+  const problems = useLoad(() => findingsOf(SHOWN), 'start problems');
   const toast = useToast();
   const pending = useRef<number | undefined>(undefined);
 
@@ -120,14 +129,15 @@ export function ServersPage() {
           Add server
         </a>
       </div>
-      {(problems.data ?? [])
-        .filter((finding) => finding.code === 'DATABASE_RESTORED')
-        .map((finding) => (
-          <Notice key={finding.message} tone="warning" title="Coffer's database was damaged">
+      {(problems.data ?? []).map((finding) => {
+        const title = DAEMON_NOTICES[finding.code];
+        return title === undefined ? null : (
+          <Notice key={finding.code} tone="warning" title={title}>
             {finding.message}
             <WhatToDo hint={finding.fix ?? undefined} />
           </Notice>
-        ))}
+        );
+      })}
       {servers.data === undefined && servers.error === undefined && (
         <Loading label="Loading servers…" />
       )}
