@@ -93,7 +93,9 @@ export const createServices: CreateServices = async ({
     opened.restore === undefined
       ? undefined
       : await restoreSnapshot(opened.restore, {
-          stores: repositories,
+          // Unguarded: what the damaged file held, as it held it (a plain credential stored
+          // before the guard was there too, which the doctor then points at).
+          stores: stored,
           activity: recorder,
           clock,
           logger,

@@ -107,4 +107,33 @@ describe('a damaged database', () => {
     expect(readFileSync(join(dir, 'coffer.db'))).toEqual(damaged);
     expect(readdirSync(dir).filter((name) => name.startsWith('coffer.db.damaged-'))).toEqual([]);
   });
+
+  it('restores a server as the file held it, a plain credential stored before the guard too', async () => {
+    const { dir, env } = await home();
+    const token = `ghp_${'a1B2c3D4e5'.repeat(3)}123456`;
+    const snapshot = {
+      coffer_config: 1,
+      servers: {
+        legacy: {
+          transport: 'stdio',
+          command: process.execPath,
+          args: [fixtureServer],
+          env: { GITHUB_TOKEN: token },
+        },
+      },
+    };
+    writeFileSync(join(dir, 'config-snapshot.json'), JSON.stringify(snapshot), { mode: 0o600 });
+    writeFileSync(join(dir, 'coffer.db'), randomBytes(8192), { mode: 0o600 });
+
+    const list = await coffer(['mcp', 'list', '--json'], env);
+    expect(list.code, list.stderr).toBe(0);
+    const { servers } = JSON.parse(list.stdout) as { servers: { name: string }[] };
+    expect(servers.map((server) => server.name)).toEqual(['legacy']);
+    const doctor = JSON.parse((await coffer(['doctor', '--json'], env)).stdout) as {
+      findings: { code: string; subject: string }[];
+    };
+    expect(doctor.findings).toContainEqual(
+      expect.objectContaining({ code: 'SECRET_IN_DEFINITION', subject: 'legacy' }),
+    );
+  });
 });
