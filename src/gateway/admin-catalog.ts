@@ -110,8 +110,8 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
         sessionId: null,
       });
       connection = live;
-      const [tools, prompts, resources] = await Promise.all(
-        (['tool', 'prompt', 'resource'] as const).map((type) =>
+      const [tools, prompts, resources, templates] = await Promise.all(
+        (['tool', 'prompt', 'resource', 'resource_template'] as const).map((type) =>
           fetchList(live, capabilityKinds[type], this.deps.listTimeoutMs),
         ),
       );
@@ -119,6 +119,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
         tools: tools?.length ?? 0,
         prompts: prompts?.length ?? 0,
         resources: resources?.length ?? 0,
+        resource_templates: templates?.length ?? 0,
       };
       // A test that listed is news of the server like any list: `mcp list` shows its counts,
       // an earlier failure is over, and `mcp disable --tool` can check names right after it.

@@ -32,6 +32,7 @@ const countField: Partial<Record<CapabilityType, keyof CapabilityCounts>> = {
   tool: 'tools',
   prompt: 'prompts',
   resource: 'resources',
+  resource_template: 'resource_templates',
 };
 
 /**
@@ -104,7 +105,6 @@ export class ServerStates {
     entry.failedSinceSuccess = false;
     entry.needsSignIn = false;
     entry.crashes = [];
-    // A list with no count of its own (resource templates) leaves counts as they were.
     if (Object.keys(counts).length > 0)
       entry.counts = { ...(entry.counts ?? { tools: 0, prompts: 0, resources: 0 }), ...counts };
     this.report(server, before);

@@ -3,8 +3,11 @@ import type { Counts, Server } from './api/types.js';
 export const plural = (count: number, word: string): string =>
   `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** `templates`: the resource templates, where a page has listed them (the counts have not). */
-export function formatCounts(counts: Counts | null | undefined, templates?: number): string {
+/** `templates`: the resource templates, where a page has listed them itself. */
+export function formatCounts(
+  counts: Counts | null | undefined,
+  templates = counts?.resource_templates,
+): string {
   if (counts === null || counts === undefined) return 'Not listed yet';
   return [
     plural(counts.tools, 'tool'),

@@ -28,6 +28,8 @@ export interface CapabilityCounts {
   readonly tools: number;
   readonly prompts: number;
   readonly resources: number;
+  /** Absent until its templates were listed (an agent lists them only when it needs them). */
+  readonly resource_templates?: number;
 }
 
 /** A server's last failure, as the user is to read it: what happened, and what to do. */

@@ -210,7 +210,7 @@ describe('coffer mcp', () => {
 
   it('test connects afresh and reports counts', async () => {
     expect(await ok('mcp', 'test', 'fake')).toMatch(
-      /^"fake" answered in \d+ ms: \d+ tools, 1 prompt, 1 resource\n$/,
+      /^"fake" answered in \d+ ms: \d+ tools, 1 prompt, 1 resource, 1 resource template\n$/,
     );
   });
 
@@ -240,7 +240,7 @@ describe('coffer mcp', () => {
     );
     // Listed, `show` counts them too, in words ("1 prompt", not "1 prompts").
     expect(await ok('mcp', 'show', 'fake')).toMatch(
-      /^capabilities:\s+\d+ tools, 1 prompt, 1 resource$/m,
+      /^capabilities:\s+\d+ tools, 1 prompt, 1 resource, 1 resource template$/m,
     );
   });
 

@@ -27,6 +27,20 @@ describe('server states: change hook (live UI updates)', () => {
     ]);
   });
 
+  it('counts resource templates once listed, beside the other counts', () => {
+    const states = new ServerStates(clock);
+    states.listed('everything', 'tool', 13);
+    expect(states.status('everything').counts).toEqual({ tools: 13, prompts: 0, resources: 0 });
+    states.listed('everything', 'resource_template', 2);
+    states.listed('everything', 'resource', 7);
+    expect(states.status('everything').counts).toEqual({
+      tools: 13,
+      prompts: 0,
+      resources: 7,
+      resource_templates: 2,
+    });
+  });
+
   it('works without a hook', () => {
     const states = new ServerStates(clock);
     states.connected('files');

@@ -12,6 +12,8 @@ export interface Counts {
   readonly tools: number;
   readonly prompts: number;
   readonly resources: number;
+  /** Absent until the server's templates were listed. */
+  readonly resource_templates?: number;
 }
 
 export interface ServerStatus {
