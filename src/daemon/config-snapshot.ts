@@ -1,16 +1,7 @@
 import { writePrivateFile } from '../config/private-files.js';
 import type { ConfigFile } from '../domain/config-file.js';
-import type { DaemonEvent } from '../domain/ports.js';
+import { systemSchedule, type DaemonEvent, type Schedule } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
-
-/** Runs `work` after `ms`; returns what cancels it. */
-export type Schedule = (work: () => void, ms: number) => () => void;
-
-const realSchedule: Schedule = (work, ms) => {
-  const timer = setTimeout(work, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
 
 export interface ConfigSnapshotOptions {
   /** `<home>/config-snapshot.json`. */
@@ -49,7 +40,7 @@ export class ConfigSnapshot {
   /** A change was made: write within `delayMs`, once for the whole burst. */
   changed(): void {
     if (this.cancel !== undefined) return;
-    this.cancel = (this.options.schedule ?? realSchedule)(() => {
+    this.cancel = (this.options.schedule ?? systemSchedule)(() => {
       this.cancel = undefined;
       void this.flush();
     }, this.options.delayMs ?? 250);

@@ -10,6 +10,16 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** Runs `work` after `ms`; returns what cancels it. Tests pass one they run by hand. */
+export type Schedule = (work: () => void, ms: number) => () => void;
+
+/** Timers that never keep the process alive on their own. */
+export const systemSchedule: Schedule = (work, ms) => {
+  const timer = setTimeout(work, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 export * from './ports/store-ports.js';
 export * from './ports/upstream-port.js';
 export * from './ports/catalog-ports.js';

@@ -17,6 +17,7 @@ import type {
   AdminCaller,
   ToolRun,
   ToolRunner,
+  Schedule,
   UpstreamConnection,
   UpstreamConnector,
 } from '../domain/ports.js';
@@ -57,6 +58,15 @@ export interface AdminCatalogDeps {
    * sign-in). The daemon tells the UI, which lists again.
    */
   readonly onListsChanged?: (server: string) => void;
+  /** Timers of the hold on a server that announces a change at every listing (admin-peers.ts). */
+  readonly schedule?: Schedule;
+}
+
+/** What a listing held, to tell a relist that found nothing new (admin-peers.ts). */
+function fingerprintOf(listings: readonly CapabilityListing[]): string {
+  return JSON.stringify(
+    listings.map((listing) => [listing.status, listing.items.map((item) => item.definition)]),
+  );
 }
 
 /**
@@ -69,7 +79,10 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   private readonly peers: AdminPeers;
 
   constructor(private readonly deps: AdminCatalogDeps) {
-    this.peers = new AdminPeers((server) => deps.onListsChanged?.(server));
+    this.peers = new AdminPeers({
+      onListsChanged: (server) => deps.onListsChanged?.(server),
+      ...(deps.schedule === undefined ? {} : { schedule: deps.schedule }),
+    });
     this.pool = new UpstreamPool(
       deps.connector,
       (server) => ({ clientCapabilities: {}, peer: this.peers.for(server), sessionId: null }),
@@ -87,9 +100,13 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     // One announcement for the lists that arrive late, however many kinds were late:
     // the UI lists every kind again on it.
     const late = this.lateAnnouncement(server.name);
-    const listings = await Promise.all(
-      capabilityTypes.map((type) => this.listing(server, type, late)),
-    );
+    const listed = this.peers.listing(server.name);
+    let listings: CapabilityListing[] = [];
+    try {
+      listings = await Promise.all(capabilityTypes.map((type) => this.listing(server, type, late)));
+    } finally {
+      listed(fingerprintOf(listings));
+    }
     const result: Record<string, CapabilityListing> = {};
     capabilityTypes.forEach(
       (type, index) => (result[listingField[type]] = listings[index] as CapabilityListing),
@@ -163,18 +180,21 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   }
 
   async refresh(name: string): Promise<void> {
+    this.peers.forget(name);
     await this.pool.evict(name);
     this.deps.gateway.capabilitiesChanged(name);
     this.deps.onListsChanged?.(name);
   }
 
   async forget(name: string): Promise<void> {
+    this.peers.forget(name);
     await this.pool.evict(name);
     this.deps.states.forget(name);
     await this.deps.gateway.serverRedefined(name);
   }
 
   close(): Promise<void> {
+    this.peers.close();
     return this.pool.closeAll();
   }
 

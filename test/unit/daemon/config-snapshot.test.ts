@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigFile } from '../../../src/domain/config-file.js';
-import type { ActivityEntry, DaemonEvent } from '../../../src/domain/ports.js';
-import { ConfigSnapshot, type Schedule } from '../../../src/daemon/config-snapshot.js';
+import type { ActivityEntry, DaemonEvent, Schedule } from '../../../src/domain/ports.js';
+import { ConfigSnapshot } from '../../../src/daemon/config-snapshot.js';
 
 /** A schedule the test runs by hand: what is due, and whether it was cancelled. */
 class ManualSchedule {
