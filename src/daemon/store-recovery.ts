@@ -76,7 +76,7 @@ function readSnapshot(path: string): { config: ParsedConfig; at: Date } | undefi
 
 function damaged(cause: unknown, why: string): CofferError {
   return new CofferError('STORE_FAILURE', `The Coffer database is damaged, and ${why}`, {
-    hint: 'stop the daemon, move coffer.db aside and start again; then add your servers again, or import them from a file written by `coffer config export` (`coffer config import <file>`)',
+    hint: 'move coffer.db aside (keep it: `sqlite3 coffer.db .recover` may get data out of it), and the next coffer command starts afresh; then add your servers again, or import a file written by `coffer config export` (`coffer config import <file>`)',
     cause,
   });
 }
