@@ -24,6 +24,7 @@ export interface ConfigSnapshotOptions {
  */
 export class ConfigSnapshot {
   private written: string | undefined;
+  private failure: string | undefined;
   private cancel: (() => void) | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -35,6 +36,11 @@ export class ConfigSnapshot {
     // Admin actions include policies and reviews, which have no event of their own.
     if (event.type === 'activity.recorded') return event.entry.capability_type === 'admin';
     return true;
+  }
+
+  /** Why the last write failed (an error code, `EACCES`), until one succeeds. */
+  lastFailure(): string | undefined {
+    return this.failure;
   }
 
   /** A change was made: write within `delayMs`, once for the whole burst. */
@@ -60,7 +66,12 @@ export class ConfigSnapshot {
       if (text === this.written) return;
       (this.options.write ?? writePrivateFile)(this.options.path, text);
       this.written = text;
+      this.failure = undefined;
     } catch (error) {
+      // What is on disk is unknown now: the next write goes out whatever its text.
+      this.written = undefined;
+      const code = (error as { code?: unknown } | undefined)?.code;
+      this.failure = typeof code === 'string' ? code : 'the configuration could not be read';
       // The daemon serves on: the snapshot is a safety net, and the next change tries again.
       this.options.logger?.warn({ err: error, path: this.options.path }, 'config snapshot failed');
     }

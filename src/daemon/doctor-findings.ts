@@ -57,7 +57,18 @@ export function restoredFinding(restore: RestoreReport): DoctorFinding {
     level: 'warn',
     subject: 'database',
     message: `coffer.db was damaged at start (${restore.at}): Coffer set it aside as ${restore.damagedPath} and restored ${plural(restore.restored.length, 'server')} from the configuration snapshot of ${restore.snapshotAt}, switches and policies included${failed}; the activity before is in the file set aside`,
-    fix: `check your servers with \`coffer mcp list\`; once you are content, delete ${restore.damagedPath}`,
+    fix: `check your servers with \`coffer mcp list\`; once you are content, delete ${restore.damagedPath} (this notice goes with it)`,
+  };
+}
+
+/** The snapshot a damaged database is restored from could not be written. */
+export function snapshotFinding(why: string): DoctorFinding {
+  return {
+    code: 'SNAPSHOT_FAILING',
+    level: 'warn',
+    subject: 'database',
+    message: `config-snapshot.json could not be written (${why}): if coffer.db were damaged now, your servers could not be restored from it`,
+    fix: 'make the Coffer home writable and give it disk space; the next change writes it again, or restart: coffer stop',
   };
 }
 

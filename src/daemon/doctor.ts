@@ -17,6 +17,7 @@ import {
   serverFindings,
   outdatedFinding,
   restoredFinding,
+  snapshotFinding,
 } from './doctor-findings.js';
 import type { RestoreReport } from './store-recovery.js';
 
@@ -44,8 +45,13 @@ export interface DoctorDeps {
   readonly heldTools?: (server: string) => Promise<readonly string[]>;
   /** Whether Coffer's files were updated or rebuilt under this daemon (code-stamp.ts). */
   readonly codeReplaced?: () => boolean;
-  /** Set when this daemon found its database damaged at start (store-recovery.ts). */
-  readonly restored?: RestoreReport;
+  /**
+   * What this daemon restored at start from a damaged database (store-recovery.ts), while
+   * the damaged file is still there to be looked at.
+   */
+  readonly restored?: () => RestoreReport | undefined;
+  /** Why the configuration snapshot could not be written lately (config-snapshot.ts). */
+  readonly snapshotFailure?: () => string | undefined;
   /** The agents' files, checked from the daemon's folder (src/agents/agent-doctor.ts). */
   readonly agents?: () => Promise<{
     readonly agents: readonly DoctorAgent[];
@@ -78,7 +84,10 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
           message: `secrets are kept in ${keychain.location ?? 'a file'} (mode 0600), not the OS keychain${keychain.reason === undefined ? '' : `: ${keychain.reason}`}`,
           fix: 'to use the OS keychain, install and unlock it (Linux: a Secret Service such as gnome-keyring), then restart Coffer: coffer stop',
         });
-      if (deps.restored !== undefined) findings.push(restoredFinding(deps.restored));
+      const restored = deps.restored?.();
+      if (restored !== undefined) findings.push(restoredFinding(restored));
+      const snapshot = deps.snapshotFailure?.();
+      if (snapshot !== undefined) findings.push(snapshotFinding(snapshot));
       records.forEach((record, index) => {
         const server = servers[index];
         if (server !== undefined)

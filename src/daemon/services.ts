@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { upstreamLogPath } from '../config/home.js';
 import { createApiApp } from '../api/index.js';
@@ -268,7 +269,9 @@ export const createServices: CreateServices = async ({
       versions: { coffer: version, node: process.version },
       platform: process.platform,
       heldTools: async (server) => [...(await pins.waiting(server))],
-      ...(restored === undefined ? {} : { restored }),
+      restored: () =>
+        restored !== undefined && existsSync(restored.damagedPath) ? restored : undefined,
+      snapshotFailure: () => snapshot.lastFailure(),
       codeReplaced: () => code.replaced(),
       agents: () =>
         agentSetup.doctor({ port, token }).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -52,6 +52,13 @@ async function registered(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
   expect((await coffer(['stop'], env)).code).toBe(0);
 }
 
+async function findingCodes(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const doctor = await coffer(['doctor', '--json'], env);
+  return (JSON.parse(doctor.stdout) as { findings: { code: string }[] }).findings.map(
+    (finding) => finding.code,
+  );
+}
+
 function breakDatabase(dir: string): Buffer {
   const path = join(dir, 'coffer.db');
   const bytes = readFileSync(path);
@@ -90,6 +97,9 @@ describe('a damaged database', () => {
     expect(finding?.message).toContain('restored 1 server from');
     const activity = await coffer(['activity'], env);
     expect(activity.stdout).toContain('database.restore');
+    // The fix says to delete the file set aside once content: the finding goes with it.
+    rmSync(join(dir, aside[0]!));
+    expect(await findingCodes(env)).not.toContain('DATABASE_RESTORED');
   });
 
   it('without a snapshot, stops every command with what to do, and keeps the file', async () => {
@@ -135,5 +145,27 @@ describe('a damaged database', () => {
     expect(doctor.findings).toContainEqual(
       expect.objectContaining({ code: 'SECRET_IN_DEFINITION', subject: 'legacy' }),
     );
+  });
+
+  it('says so while the snapshot cannot be written, and no more once it can', async () => {
+    const { dir, env } = await home();
+    const snapshot = join(dir, 'config-snapshot.json');
+    expect(
+      (await coffer(['mcp', 'add', 'fx', '--', process.execPath, fixtureServer], env)).code,
+    ).toBe(0);
+    rmSync(snapshot);
+    mkdirSync(snapshot); // something in its way: the write's rename fails
+    expect((await coffer(['mcp', 'disable', 'fx', '--tool', 'echo'], env)).code).toBe(0);
+    await waitFor(
+      async () => (await findingCodes(env)).includes('SNAPSHOT_FAILING') || undefined,
+      'the doctor to warn of the snapshot',
+    );
+    rmSync(snapshot, { recursive: true });
+    expect((await coffer(['mcp', 'enable', 'fx', '--tool', 'echo'], env)).code).toBe(0);
+    await waitFor(
+      async () => !(await findingCodes(env)).includes('SNAPSHOT_FAILING') || undefined,
+      'the warning to go',
+    );
+    expect(readFileSync(snapshot, 'utf8')).toContain('"fx"');
   });
 });

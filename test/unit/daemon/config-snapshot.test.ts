@@ -55,8 +55,12 @@ function setUp(options: { failWrites?: number } = {}) {
     written,
     warnings,
     set: (servers: string[]) => (current = config(servers)),
+    failNext: () => (failures += 1),
   };
 }
+
+/** Lets a write a due timer started finish, without starting one (as flush would). */
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Lets the write a due timer started finish. */
 const settle = (snapshot: ConfigSnapshot): Promise<void> => snapshot.flush();
@@ -125,10 +129,28 @@ describe('ConfigSnapshot', () => {
     await expect(snapshot.flush()).resolves.toBeUndefined();
     expect(written).toEqual([]);
     expect(warnings).toHaveLength(1);
+    expect(snapshot.lastFailure()).toBe('ENOSPC');
     snapshot.changed();
     timers.runDue();
     await settle(snapshot);
     expect(written).toHaveLength(1);
+    expect(snapshot.lastFailure()).toBeUndefined();
+  });
+
+  it('after a failed write, writes even a text it wrote before', async () => {
+    const { snapshot, timers, written, set, failNext } = setUp();
+    await snapshot.flush();
+    set(['files', 'github']);
+    failNext();
+    snapshot.changed();
+    timers.runDue();
+    await tick();
+    set(['files']); // back to what was written first: what is on disk is not known now
+    snapshot.changed();
+    timers.runDue();
+    await tick();
+    expect(written).toHaveLength(2); // the failed write is not among them
+    expect(written[1]).toBe(written[0]);
   });
 
   it('follows changes of the configuration, not server states or calls', () => {

@@ -327,14 +327,18 @@ describe('the doctor report', () => {
   });
 
   it('says the database was restored at start, how many servers came back and which did not', async () => {
+    let aside = true;
     const { report } = doctor([], {
-      restored: {
-        at: '2026-01-01T00:00:00.000Z',
-        damagedPath: '/home/me/.coffer/coffer.db.damaged-2026-01-01T00-00-00-000Z',
-        snapshotAt: '2025-12-31T23:59:00.000Z',
-        restored: ['files', 'github'],
-        failed: ['notes'],
-      },
+      restored: () =>
+        aside
+          ? {
+              at: '2026-01-01T00:00:00.000Z',
+              damagedPath: '/home/me/.coffer/coffer.db.damaged-2026-01-01T00-00-00-000Z',
+              snapshotAt: '2025-12-31T23:59:00.000Z',
+              restored: ['files', 'github'],
+              failed: ['notes'],
+            }
+          : undefined,
     });
     const [finding] = (await report()).findings;
     expect(finding).toMatchObject({
@@ -347,6 +351,24 @@ describe('the doctor report', () => {
     );
     expect(finding?.message).toContain('could not restore notes');
     expect(finding?.fix).toContain('delete /home/me/.coffer/coffer.db.damaged-');
+    aside = false; // the user deleted the file set aside: the notice goes
+    expect((await report()).findings).toEqual([]);
+  });
+
+  it('warns while the configuration snapshot cannot be written, and says why', async () => {
+    let failure: string | undefined = 'EACCES';
+    const { report } = doctor([], { snapshotFailure: () => failure });
+    expect((await report()).findings).toEqual([
+      {
+        code: 'SNAPSHOT_FAILING',
+        level: 'warn',
+        subject: 'database',
+        message: expect.stringContaining('config-snapshot.json could not be written (EACCES)'),
+        fix: expect.stringContaining('make the Coffer home writable'),
+      },
+    ]);
+    failure = undefined;
+    expect((await report()).findings).toEqual([]);
   });
 
   it('fails a Node older than 20.19', () => {

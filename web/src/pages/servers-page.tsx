@@ -29,6 +29,7 @@ function HeldLink({ server }: { server: Server }) {
 const DAEMON_NOTICES: Partial<Record<DoctorFinding['code'], string>> = {
   DATABASE_RESTORED: "Coffer's database was damaged", // docs/RECOVERY.md
   DAEMON_OUTDATED: 'This page is newer than the daemon serving it',
+  SNAPSHOT_FAILING: 'Coffer cannot keep the snapshot it would restore your servers from',
 };
 
 /**
@@ -41,6 +42,7 @@ const SHOWN: ReadonlySet<DoctorFinding['code']> = new Set([
   'SECRET_MISSING',
   'DATABASE_RESTORED',
   'DAEMON_OUTDATED',
+  'SNAPSHOT_FAILING',
 ]);
 
 /** Said until the server has a last error of its own (which then says why). */
