@@ -5,6 +5,7 @@ import type { CliContext } from '../cli-context.js';
 import { checkName } from './mcp-input.js';
 import { serverPath } from './mcp-list.js';
 import { ownNameOf } from './own-name.js';
+import { unknownNameWarnings } from './unknown-names.js';
 
 interface PolicyRow {
   readonly key: string;
@@ -62,6 +63,11 @@ async function setPolicy(context: CliContext, name: string, value: string, flags
   await api.post(serverPath(name, '/policies'), { tools: { [tool]: policy } });
   context.stdout.write(`Tool "${tool}" of "${name}": ${policy ?? 'as its annotations say'}\n`);
   if (note !== undefined) context.stdout.write(note);
+  // The policy is set: a check that cannot be done is no reason to fail the command.
+  const warnings = await unknownNameWarnings(api, name, [{ type: 'tool', keys: [tool] }]).catch(
+    () => [],
+  );
+  for (const line of warnings) context.stderr.write(line);
 }
 
 /** `coffer mcp policy <name> [allow|ask|deny|default] [--tool T | --destructive] [--json]`. */

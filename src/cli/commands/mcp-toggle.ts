@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
-import { listingField, type CapabilityType } from '../../domain/capability.js';
-import { closestName } from '../../domain/closest-name.js';
+import type { CapabilityType } from '../../domain/capability.js';
 import { CofferError } from '../../domain/errors.js';
-import type { ServerCapabilities } from '../../domain/ports.js';
-import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import type { ServerView } from '../render/server-table.js';
 import { checkName, collect } from './mcp-input.js';
 import { ownNameOf } from './own-name.js';
+import { NOUN, unknownNameWarnings } from './unknown-names.js';
 import { serverPath } from './mcp-list.js';
 
 interface ToggleFlags {
@@ -20,13 +18,6 @@ interface ToggleGroup {
   readonly type: CapabilityType;
   readonly keys: string[];
 }
-
-const NOUN: Readonly<Record<CapabilityType, [string, string]>> = {
-  tool: ['tool', 'tools'],
-  prompt: ['prompt', 'prompts'],
-  resource: ['resource', 'resources'],
-  resource_template: ['resource template', 'resource templates'],
-};
 
 /**
  * `--resource` takes both URIs and URI templates (the domain's toggleFlag). A template
@@ -95,36 +86,8 @@ async function toggle(context: CliContext, name: string, enabled: boolean, flags
   }
   for (const note of notes) context.stdout.write(note);
   // The choices are made: a check that cannot be done is no reason to fail the command.
-  const warnings = await unknownKeyWarnings(api, name, groups).catch(() => []);
+  const warnings = await unknownNameWarnings(api, name, groups).catch(() => []);
   for (const line of warnings) context.stderr.write(line);
-}
-
-/**
- * A choice for a name the server does not list is kept (it applies if the name appears),
- * but a typo must not pass in silence: `disable --tool write_fil` leaves write_file on.
- * Only a server that has listed before is asked (it may be started to list again, as
- * `coffer mcp list --tree` does): one that never started is not started for a name.
- */
-async function unknownKeyWarnings(
-  api: ApiClient,
-  name: string,
-  groups: readonly ToggleGroup[],
-): Promise<string[]> {
-  const { server } = await api.get<{ server: ServerView }>(serverPath(name));
-  if (server.status.counts === null) return [];
-  const capabilities = await api.get<ServerCapabilities>(serverPath(name, '/capabilities'));
-  return groups.flatMap((group) => {
-    const listing = capabilities[listingField[group.type]];
-    if (listing.status !== 'ok') return [];
-    const known = listing.items.filter((item) => item.definition !== null).map((item) => item.key);
-    return group.keys
-      .filter((key) => !known.includes(key))
-      .map((key) => {
-        const meant = closestName(key, known);
-        const guess = meant === undefined ? '' : ` (did you mean "${meant}"?)`;
-        return `coffer: warning: "${name}" lists no ${NOUN[group.type][0]} "${key}"${guess}; the choice is kept and applies if it appears\n`;
-      });
-  });
 }
 
 function toggleCommand(mcp: Command, context: CliContext, enabled: boolean): void {

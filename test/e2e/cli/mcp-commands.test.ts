@@ -312,6 +312,17 @@ describe('coffer mcp', () => {
     expect(await ok('mcp', 'list', '--tree')).toMatch(/^│ {2}├─ echo$/m);
   });
 
+  it('warns of a policy for a tool the listed server does not have, and keeps it', async () => {
+    const typo = await cli.run('mcp', 'policy', 'fake', '--tool', 'ech', 'deny');
+    expect(typo.code, typo.stderr).toBe(0);
+    expect(typo.stdout).toBe('Tool "ech" of "fake": deny\n');
+    expect(typo.stderr).toBe(
+      'coffer: warning: "fake" lists no tool "ech" (did you mean "echo"?); the choice is kept and applies if it appears\n',
+    );
+    expect(await ok('mcp', 'policy', 'fake')).toMatch(/^ {2}allow echo \(default\)$/m);
+    expect((await cli.run('mcp', 'policy', 'fake', '--tool', 'ech', 'default')).code).toBe(0);
+  });
+
   it("takes the names agents see (fake__echo, coffer://fake/…) as the server's own", async () => {
     const out = await ok(
       'mcp',
