@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseConfigFile } from '../../domain/config-file.js';
 import type { ConfigImportPlan } from '../../domain/config-plan.js';
@@ -38,6 +38,46 @@ function readConfigFile(file: string): unknown {
     });
   refuseAgentConfig(file, decoded.value);
   return decoded.value;
+}
+
+const WRITE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is a file, not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+};
+
+/**
+ * Writes the export whole or not at all (a temporary file beside it, then a rename), so a
+ * full disk never leaves a dotfile cut in half; an existing file keeps its mode.
+ */
+function writeExport(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    const mode = modeOf(file);
+    writeFileSync(temp, text);
+    if (mode !== undefined) chmodSync(temp, mode);
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new CofferError(
+      'INVALID_INPUT',
+      `Cannot write ${file}: ${WRITE_PROBLEMS[code] ?? code.toLowerCase()}`,
+      { hint: 'give a path in a folder you can write to, or leave --file out to print it' },
+    );
+  }
+}
+
+function modeOf(file: string): number | undefined {
+  try {
+    return statSync(file).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The agent whose format reads a file keyed so (docs/AGENTS.md), for the usual keys. */
@@ -80,7 +120,7 @@ export function registerConfigCommands(program: Command, context: CliContext): v
         context.stdout.write(text);
         return;
       }
-      writeFileSync(options.file, text);
+      writeExport(options.file, text);
       context.stderr.write(`Wrote ${options.file}\n`);
     });
 

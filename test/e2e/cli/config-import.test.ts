@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +84,26 @@ describe('coffer config export / import', () => {
         },
       },
     });
+  });
+
+  it('writes an export whole, keeps the mode of the file it replaces, and says why it cannot', async () => {
+    const kept = join(scratch, 'private.json');
+    writeFileSync(kept, 'old', { mode: 0o600 });
+    chmodSync(kept, 0o600);
+    expect((await source.run('config', 'export', '--file', kept)).code).toBe(0);
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(kept, 'utf8'))).toMatchObject({ coffer_config: 1 });
+    for (const [path, why] of [
+      [join(scratch, 'no-such-folder', 'coffer.json'), 'its folder does not exist'],
+      [scratch, 'it is a folder'],
+    ] as const) {
+      const failed = await source.run('config', 'export', '--file', path);
+      expect(failed.code).toBe(ExitCode.USAGE);
+      expect(oneErrorLine(failed)).toBe(
+        `coffer: Cannot write ${path}: ${why} (give a path in a folder you can write to, or leave --file out to print it)`,
+      );
+    }
+    expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('shows the changes in a dry run and changes nothing', async () => {
