@@ -1,4 +1,5 @@
-import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../config/user-file.js';
 import type { Command } from 'commander';
 import { parseConfigFile } from '../../domain/config-file.js';
 import type { ConfigImportPlan } from '../../domain/config-plan.js';
@@ -50,33 +51,17 @@ const WRITE_PROBLEMS: Readonly<Record<string, string>> = {
   ENOSPC: 'the disk is full',
 };
 
-/**
- * Writes the export whole or not at all (a temporary file beside it, then a rename), so a
- * full disk never leaves a dotfile cut in half; an existing file keeps its mode.
- */
+/** Writes the export as an agent's file is written (user-file.ts), or says why it cannot. */
 function writeExport(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
   try {
-    const mode = modeOf(file);
-    writeFileSync(temp, text);
-    if (mode !== undefined) chmodSync(temp, mode);
-    renameSync(temp, file);
+    writeFileAtomic(file, text, { createFolder: false });
   } catch (error) {
-    rmSync(temp, { force: true });
     const code = (error as NodeJS.ErrnoException).code ?? '';
     throw new CofferError(
       'INVALID_INPUT',
       `Cannot write ${file}: ${WRITE_PROBLEMS[code] ?? code.toLowerCase()}`,
       { hint: 'give a path in a folder you can write to, or leave --file out to print it' },
     );
-  }
-}
-
-function modeOf(file: string): number | undefined {
-  try {
-    return statSync(file).mode & 0o7777;
-  } catch {
-    return undefined;
   }
 }
 
