@@ -26,16 +26,16 @@ export interface OpenedStore {
   readonly restore?: StoreRestore;
 }
 
-/** SQLite's codes for a file that is not a sound database, wherever an error carries one. */
+/**
+ * SQLite's code for a file that is not a sound database: in the data of a translated
+ * store error (sqlite-errors.ts), or on a raw one (the check's pragma).
+ */
 function damageCode(error: unknown): string | undefined {
-  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 4; depth += 1) {
-    const direct = (at as { code?: unknown }).code;
-    const data = at instanceof CofferError ? at.data?.['sqlite_code'] : undefined;
-    for (const code of [direct, data])
-      if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) return code;
-    at = at.cause;
-  }
-  return undefined;
+  const code =
+    error instanceof CofferError
+      ? error.data?.['sqlite_code']
+      : (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code) ? code : undefined;
 }
 
 /**
@@ -84,21 +84,15 @@ function damaged(cause: unknown, why: string): CofferError {
 /** Moves the database and its WAL and shared-memory files aside, under one stamped name. */
 function setAside(database: string, now: Date): string {
   const aside = `${database}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
-  for (const suffix of ['', '-wal', '-shm'])
-    if (existsSync(`${database}${suffix}`)) renameSync(`${database}${suffix}`, `${aside}${suffix}`);
-  return aside;
-}
-
-function setAsideOrExplain(database: string, now: Date): string {
   try {
-    return setAside(database, now);
+    for (const suffix of ['', '-wal', '-shm'])
+      if (existsSync(`${database}${suffix}`))
+        renameSync(`${database}${suffix}`, `${aside}${suffix}`);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw damaged(
-      error,
-      `it could not be moved aside (${typeof code === 'string' ? code : 'error'})`,
-    );
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw damaged(error, `it could not be moved aside (${code})`);
   }
+  return aside;
 }
 
 export interface OpenStoreOptions {
@@ -122,7 +116,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     if (code === undefined) throw error;
     const snapshot = readSnapshot(paths.configSnapshot);
     if (snapshot === undefined) throw damaged(error, 'there is no snapshot to restore it from');
-    const damagedPath = setAsideOrExplain(paths.database, options.now());
+    const damagedPath = setAside(paths.database, options.now());
     logger?.warn(
       { err: error, sqlite_code: code, damaged: damagedPath },
       'the database is damaged: set aside, restoring from the configuration snapshot',

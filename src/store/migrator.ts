@@ -57,6 +57,7 @@ function settle(result: MigrationResultSet): MigrationReport {
   if (failed === undefined || translated.code !== 'STORE_FAILURE') throw translated;
   throw new CofferError('STORE_FAILURE', `${translated.message} (migration ${failed} failed)`, {
     ...(translated.hint === undefined ? {} : { hint: translated.hint }),
+    ...(translated.data === undefined ? {} : { data: translated.data }),
     cause: result.error,
   });
 }
