@@ -283,8 +283,9 @@ export const createServices: CreateServices = async ({
     agents: agentSetup,
   });
 
-  // What the next damaged start restores from: now, then after each change.
-  await snapshot.flush();
+  // What the next damaged start restores from: now (not awaited: serving need not wait
+  // for it, and a flush never fails), then after each change.
+  void snapshot.flush();
   let closing = false;
   return {
     handleMcp: createMcpEndpoint(gateway),
