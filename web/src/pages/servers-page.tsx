@@ -40,9 +40,7 @@ const SHOWN: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
   'SECRET_MISSING',
-  'DATABASE_RESTORED',
-  'DAEMON_OUTDATED',
-  'SNAPSHOT_FAILING',
+  ...(Object.keys(DAEMON_NOTICES) as DoctorFinding['code'][]),
 ]);
 
 /** Said until the server has a last error of its own (which then says why). */
