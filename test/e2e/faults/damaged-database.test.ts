@@ -29,8 +29,6 @@ async function home(): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
   return { dir, env: { ...env, COFFER_KEYCHAIN: 'file' } };
 }
 
-const coffer = (args: string[], env: NodeJS.ProcessEnv) => runCoffer(args, env);
-
 /** A server with a switched-off tool and a tool's own policy, then the daemon stopped. */
 async function registered(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
   for (const args of [
@@ -38,7 +36,7 @@ async function registered(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
     ['mcp', 'disable', 'fx', '--tool', 'echo'],
     ['mcp', 'policy', 'fx', '--tool', 'add', 'deny'],
   ]) {
-    const run = await coffer(args, env);
+    const run = await runCoffer(args, env);
     expect(run.code, run.stderr).toBe(0);
   }
   const snapshot = join(dir, 'config-snapshot.json');
@@ -49,11 +47,11 @@ async function registered(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
       return undefined;
     }
   }, 'the snapshot to hold the policy');
-  expect((await coffer(['stop'], env)).code).toBe(0);
+  expect((await runCoffer(['stop'], env)).code).toBe(0);
 }
 
 async function findingCodes(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const doctor = await coffer(['doctor', '--json'], env);
+  const doctor = await runCoffer(['doctor', '--json'], env);
   return (JSON.parse(doctor.stdout) as { findings: { code: string }[] }).findings.map(
     (finding) => finding.code,
   );
@@ -73,13 +71,13 @@ describe('a damaged database', () => {
     await registered(env, dir);
     const damaged = breakDatabase(dir);
 
-    const list = await coffer(['mcp', 'list', '--json'], env);
+    const list = await runCoffer(['mcp', 'list', '--json'], env);
     expect(list.code, list.stderr).toBe(0);
     const { servers } = JSON.parse(list.stdout) as { servers: { name: string }[] };
     expect(servers.map((server) => server.name)).toEqual(['fx']);
-    const test = await coffer(['mcp', 'test', 'fx'], env);
+    const test = await runCoffer(['mcp', 'test', 'fx'], env);
     expect(test.code, test.stderr).toBe(0);
-    const policy = await coffer(['mcp', 'policy', 'fx', '--json'], env);
+    const policy = await runCoffer(['mcp', 'policy', 'fx', '--json'], env);
     const { tools } = JSON.parse(policy.stdout) as {
       tools: { key: string; policy: string | null; enabled: boolean }[];
     };
@@ -89,13 +87,13 @@ describe('a damaged database', () => {
     const aside = readdirSync(dir).filter((name) => name.startsWith('coffer.db.damaged-'));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(dir, aside[0]!))).toEqual(damaged);
-    const doctor = await coffer(['doctor', '--json'], env);
+    const doctor = await runCoffer(['doctor', '--json'], env);
     const finding = (
       JSON.parse(doctor.stdout) as { findings: { code: string; message: string }[] }
     ).findings.find((entry) => entry.code === 'DATABASE_RESTORED');
     expect(finding?.message).toContain(aside[0]);
     expect(finding?.message).toContain('restored 1 server from');
-    const activity = await coffer(['activity'], env);
+    const activity = await runCoffer(['activity'], env);
     expect(activity.stdout).toContain('database.restore');
     // The fix says to delete the file set aside once content: the finding goes with it.
     rmSync(join(dir, aside[0]!));
@@ -108,7 +106,7 @@ describe('a damaged database', () => {
     rmSync(join(dir, 'config-snapshot.json'));
     const damaged = breakDatabase(dir);
 
-    const list = await coffer(['mcp', 'list'], env);
+    const list = await runCoffer(['mcp', 'list'], env);
     expect(list.code).toBe(1);
     expect(list.stderr).toContain(
       'The Coffer database is damaged, and there is no snapshot to restore it from',
@@ -135,11 +133,11 @@ describe('a damaged database', () => {
     writeFileSync(join(dir, 'config-snapshot.json'), JSON.stringify(snapshot), { mode: 0o600 });
     writeFileSync(join(dir, 'coffer.db'), randomBytes(8192), { mode: 0o600 });
 
-    const list = await coffer(['mcp', 'list', '--json'], env);
+    const list = await runCoffer(['mcp', 'list', '--json'], env);
     expect(list.code, list.stderr).toBe(0);
     const { servers } = JSON.parse(list.stdout) as { servers: { name: string }[] };
     expect(servers.map((server) => server.name)).toEqual(['legacy']);
-    const doctor = JSON.parse((await coffer(['doctor', '--json'], env)).stdout) as {
+    const doctor = JSON.parse((await runCoffer(['doctor', '--json'], env)).stdout) as {
       findings: { code: string; subject: string }[];
     };
     expect(doctor.findings).toContainEqual(
@@ -151,17 +149,17 @@ describe('a damaged database', () => {
     const { dir, env } = await home();
     const snapshot = join(dir, 'config-snapshot.json');
     expect(
-      (await coffer(['mcp', 'add', 'fx', '--', process.execPath, fixtureServer], env)).code,
+      (await runCoffer(['mcp', 'add', 'fx', '--', process.execPath, fixtureServer], env)).code,
     ).toBe(0);
     rmSync(snapshot);
     mkdirSync(snapshot); // something in its way: the write's rename fails
-    expect((await coffer(['mcp', 'disable', 'fx', '--tool', 'echo'], env)).code).toBe(0);
+    expect((await runCoffer(['mcp', 'disable', 'fx', '--tool', 'echo'], env)).code).toBe(0);
     await waitFor(
       async () => (await findingCodes(env)).includes('SNAPSHOT_FAILING') || undefined,
       'the doctor to warn of the snapshot',
     );
     rmSync(snapshot, { recursive: true });
-    expect((await coffer(['mcp', 'enable', 'fx', '--tool', 'echo'], env)).code).toBe(0);
+    expect((await runCoffer(['mcp', 'enable', 'fx', '--tool', 'echo'], env)).code).toBe(0);
     await waitFor(
       async () => !(await findingCodes(env)).includes('SNAPSHOT_FAILING') || undefined,
       'the warning to go',
