@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { ApiServices } from './api-services.js';
 import { traceOf } from './request-context.js';
+import { adminEntry } from '../domain/admin-entry.js';
 
 /** Longest `client_name` kept from a User-Agent: enough to tell the CLI from a browser. */
 const MAX_CLIENT_NAME = 120;
@@ -26,20 +27,17 @@ export function recordAdmin(services: ApiServices, c: Context, entry: AdminActio
   if (sink === undefined) return;
   try {
     const who = callerOf(c.req.header('user-agent'));
-    sink.record({
-      at: services.clock.now().toISOString(),
-      trace_id: traceOf(c).traceId,
-      session_id: null,
-      client_name: who.name,
-      client_version: who.version,
-      server: entry.server,
-      capability_type: 'admin',
-      capability_key: entry.key ?? null,
-      action: entry.action,
-      duration_ms: null,
-      outcome: entry.failedWith === undefined ? 'ok' : 'error',
-      error_code: entry.failedWith ?? null,
-    });
+    sink.record(
+      adminEntry({
+        at: services.clock.now().toISOString(),
+        traceId: traceOf(c).traceId,
+        client: who,
+        server: entry.server,
+        key: entry.key ?? null,
+        action: entry.action,
+        errorCode: entry.failedWith ?? null,
+      }),
+    );
   } catch {
     // See above: recording is best effort.
   }

@@ -1,4 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { adminEntry } from '../domain/admin-entry.js';
 import type { CofferError } from '../domain/errors.js';
 import type { ActivitySink, Clock, OAuthCredentialStore } from '../domain/ports.js';
 import type { ServerRepository } from '../domain/ports.js';
@@ -49,20 +50,14 @@ export function createOAuthServices(options: OAuthServicesOptions): OAuthService
   const { states, activity, clock, logger } = options;
   const vault = new OAuthVault(options.store);
   const record = (server: string, action: string, failed: boolean): void =>
-    activity.record({
-      at: clock.now().toISOString(),
-      trace_id: null,
-      session_id: null,
-      client_name: null,
-      client_version: null,
-      server,
-      capability_type: 'admin',
-      capability_key: null,
-      action,
-      duration_ms: null,
-      outcome: failed ? 'error' : 'ok',
-      error_code: failed ? 'AUTH_REQUIRED' : null,
-    });
+    activity.record(
+      adminEntry({
+        at: clock.now().toISOString(),
+        server,
+        action,
+        errorCode: failed ? 'AUTH_REQUIRED' : null,
+      }),
+    );
   const signedIn = (server: string): void => states.signedIn(server);
   const signIn = new OAuthSignInFlow({
     vault,

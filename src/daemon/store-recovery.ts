@@ -4,6 +4,7 @@ import type { CofferPaths } from '../config/home.js';
 import { parseConfigFile } from '../domain/config-file.js';
 import { planConfigImport } from '../domain/config-plan.js';
 import { writeConfigChange, type ConfigStores } from '../domain/config-store.js';
+import { adminEntry } from '../domain/admin-entry.js';
 import { CofferError } from '../domain/errors.js';
 import type { ActivityEntry, ActivitySink, Clock } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
@@ -188,18 +189,12 @@ export async function restoreSnapshot(
 }
 
 function restoredEntry(at: string, damagedPath: string, failed: readonly string[]): ActivityEntry {
-  return {
+  return adminEntry({
     at,
-    trace_id: null,
-    session_id: null,
-    client_name: 'coffer-daemon',
-    client_version: null,
     server: null,
-    capability_type: 'admin',
-    capability_key: basename(damagedPath),
     action: 'database.restore',
-    duration_ms: null,
-    outcome: failed.length === 0 ? 'ok' : 'error',
-    error_code: failed.length === 0 ? null : 'STORE_FAILURE',
-  };
+    key: basename(damagedPath),
+    errorCode: failed.length === 0 ? null : 'STORE_FAILURE',
+    client: { name: 'coffer-daemon', version: null },
+  });
 }
