@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
 import type { SecretRef, SecretStore } from '../domain/ports.js';
-import type { ServerRecord } from '../domain/server-definition.js';
+import { secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
 import { recordAdmin } from './admin-audit.js';
 import type { ApiServices } from './api-services.js';
 import { readJsonBody } from './parse-request.js';
@@ -17,14 +17,6 @@ export interface SecretView extends SecretRef {
 }
 
 const keyOf = (ref: SecretRef): string => `${ref.server}/${ref.kind}/${ref.name}`;
-
-function referencedBy(record: ServerRecord): SecretRef[] {
-  const server = record.name;
-  return [
-    ...record.secret_env.map((name) => ({ server, kind: 'env' as const, name })),
-    ...record.secret_headers.map((name) => ({ server, kind: 'header' as const, name })),
-  ];
-}
 
 /** Every stored secret; where the keychain cannot be searched, the referenced ones found by name. */
 async function storedKeys(
@@ -48,7 +40,7 @@ async function storedKeys(
 
 async function listSecrets(services: ApiServices, store: SecretStore, server: string | undefined) {
   const records = await services.servers.list();
-  const referenced = records.flatMap(referencedBy);
+  const referenced = records.flatMap(secretRefsOf);
   const stored = await storedKeys(store, referenced, services);
   const rows = new Map<string, SecretView>();
   for (const ref of referenced)

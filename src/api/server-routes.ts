@@ -6,6 +6,7 @@ import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { createServerSchema, patchServerSchema } from './request-schemas.js';
+import { forgetCredentials } from './server-credentials.js';
 import { requireServer } from './server-lookup.js';
 import { checkPatched, toServerPatch } from './server-patch.js';
 import { toServerView } from './server-view.js';
@@ -64,7 +65,9 @@ export function serverRoutes(services: ApiServices): Hono {
 
   app.delete('/servers/:name', async (c) => {
     const name = c.req.param('name');
+    const record = await requireServer(servers, name);
     await servers.remove(name);
+    await forgetCredentials(services, record);
     await catalog.forget(name);
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.remove', server: name });

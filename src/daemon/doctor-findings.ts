@@ -6,7 +6,7 @@ import {
   type DoctorServer,
   type SecretRef,
 } from '../domain/ports.js';
-import type { ServerRecord } from '../domain/server-definition.js';
+import { secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
 import { sameLaunch } from '../domain/same-launch.js';
 import { reviewCommand } from '../domain/tool-pin.js';
 import type { RestoreReport } from './store-recovery.js';
@@ -182,11 +182,7 @@ export function heldToolsFinding(
 function missingSecrets(record: ServerRecord, stored: readonly SecretRef[]): DoctorFinding[] {
   const has = (kind: 'env' | 'header', name: string): boolean =>
     stored.some((ref) => ref.server === record.name && ref.kind === kind && ref.name === name);
-  const wanted = [
-    ...record.secret_env.map((name) => ({ kind: 'env' as const, name })),
-    ...record.secret_headers.map((name) => ({ kind: 'header' as const, name })),
-  ];
-  return wanted
+  return secretRefsOf(record)
     .filter((secret) => !has(secret.kind, secret.name))
     .map((secret) => ({
       code: 'SECRET_MISSING' as const,

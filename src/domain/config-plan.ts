@@ -1,6 +1,6 @@
 import type { CapabilityPreference, CapabilityType } from './capability.js';
 import type { SecretRef } from './ports/secret-store-port.js';
-import type { ServerDefinition, ServerRecord } from './server-definition.js';
+import { secretRefsOf, type ServerDefinition, type ServerRecord } from './server-definition.js';
 import { DEFAULT_DESTRUCTIVE_POLICY, type ServerPolicies, type ToolPolicy } from './tool-policy.js';
 
 /**
@@ -145,11 +145,7 @@ function missingSecrets(
   definition: ServerDefinition,
   stored: readonly SecretRef[],
 ): MissingSecret[] {
-  const wanted = [
-    ...definition.secret_env.map((name) => ({ kind: 'env' as const, name })),
-    ...definition.secret_headers.map((name) => ({ kind: 'header' as const, name })),
-  ];
-  return wanted
+  return secretRefsOf(definition)
     .filter(
       ({ kind, name }) =>
         !stored.some(

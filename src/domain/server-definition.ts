@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serverNameProblem } from './naming.js';
+import type { SecretRef } from './ports/secret-store-port.js';
 
 /**
  * What the user registers: how to reach one MCP server. Secrets are referenced by name
@@ -94,4 +95,15 @@ export interface ServerRecord extends ServerDefinition {
   readonly id: number;
   readonly created_at: string;
   readonly updated_at: string;
+}
+
+/** The keychain entries a definition names (`secret_env`, then `secret_headers`). */
+export function secretRefsOf(
+  definition: Pick<ServerDefinition, 'name' | 'secret_env' | 'secret_headers'>,
+): SecretRef[] {
+  const server = definition.name;
+  return [
+    ...definition.secret_env.map((name) => ({ server, kind: 'env' as const, name })),
+    ...definition.secret_headers.map((name) => ({ server, kind: 'header' as const, name })),
+  ];
 }

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CapabilityType } from '../../domain/capability.js';
 import { CofferError } from '../../domain/errors.js';
+import type { SecretRef } from '../../domain/ports.js';
+import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import type { ServerView } from '../render/server-table.js';
 import { checkName, collect } from './mcp-input.js';
@@ -111,12 +113,29 @@ export function registerMcpToggle(mcp: Command, context: CliContext): void {
 
   mcp
     .command('remove')
-    .description('unregister a server (its capability choices go with it)')
+    .description('unregister a server (its capability choices, secrets and sign-in go with it)')
     .argument('<name>', 'the server name')
     .action(async (name: string) => {
       checkName(name);
       const api = await context.api();
+      const stored = await storedSecretsOf(api, name);
       await api.delete(serverPath(name));
       context.stdout.write(`Removed server "${name}"\n`);
+      if (stored.length > 0)
+        context.stdout.write(
+          `  deleted from the keychain: ${stored.map((ref) => `${ref.kind} "${ref.name}"`).join(', ')}\n`,
+        );
     });
+}
+
+/** What the daemon deletes with the server, to say so; nothing when it cannot tell. */
+async function storedSecretsOf(api: ApiClient, server: string): Promise<SecretRef[]> {
+  try {
+    const listing = await api.get<{ secrets: (SecretRef & { stored: boolean })[] }>(
+      `/secrets?server=${encodeURIComponent(server)}`,
+    );
+    return listing.secrets.filter((row) => row.stored);
+  } catch {
+    return [];
+  }
 }

@@ -56,4 +56,10 @@ export interface OAuthSignIn {
   /** Revokes the tokens where the server allows it (RFC 7009), then forgets them. */
   logout(server: string): Promise<{ readonly revoked: boolean; readonly forgotten: boolean }>;
   setClient(server: string, client: PreregisteredClient): Promise<void>;
+  /**
+   * A server is being removed: forgets everything kept for it (tokens, clients, a sign-in
+   * in progress) and asks its authorization server to revoke the tokens without waiting
+   * for the answer. True when it was signed in.
+   */
+  forget(server: string): Promise<boolean>;
 }

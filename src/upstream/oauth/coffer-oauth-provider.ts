@@ -14,7 +14,7 @@ import type { Clock } from '../../domain/ports.js';
 import { unionOfScopes } from './auth-challenge.js';
 import { authRequired } from './auth-required.js';
 import { checkMetadataIssuer } from './issuer-checks.js';
-import type { OAuthVault, StoredTokens } from './oauth-vault.js';
+import { resourceOf, type OAuthVault, type StoredTokens } from './oauth-vault.js';
 
 /** Refresh this long before the access token expires, so no call meets an expired one. */
 export const DEFAULT_REFRESH_SKEW_MS = 60_000;
@@ -114,7 +114,7 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   async tokens(): Promise<OAuthTokens | undefined> {
     if (this.options.mode === 'login') return undefined;
     const { vault, server } = this.options;
-    const stored = await vault.get(server, 'tokens');
+    const stored = await this.boundTokens();
     if (stored !== undefined && !this.refreshing && this.isDue(stored)) {
       await this.refreshBeforeExpiry(stored);
       this.handedOut = await vault.get(server, 'tokens');
@@ -124,6 +124,25 @@ export class CofferOAuthProvider implements OAuthClientProvider {
     return stored;
   }
 
+  /**
+   * The stored tokens if they were obtained for this server's URL. A token's audience is
+   * the URL it was signed in for (RFC 8707): once the server's URL has changed (`coffer
+   * mcp edit --url`, an import, a server removed and added again under its name), the
+   * tokens stay unused, the server needs a sign-in, and the new URL never sees them.
+   * Tokens stored before they were bound are bound to the URL they are first used with.
+   */
+  private async boundTokens(): Promise<StoredTokens | undefined> {
+    const { vault, server, serverUrl } = this.options;
+    const stored = await vault.get(server, 'tokens');
+    if (stored === undefined) return undefined;
+    const resource = resourceOf(serverUrl);
+    if (stored.resource === undefined) {
+      await vault.set(server, 'tokens', { ...stored, resource });
+      return vault.get(server, 'tokens');
+    }
+    return stored.resource === resource ? stored : undefined;
+  }
+
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     const { vault, server, clock } = this.options;
     const expiresIn = tokens.expires_in;
@@ -131,13 +150,17 @@ export class CofferOAuthProvider implements OAuthClientProvider {
       ...tokens,
       ...(expiresIn === undefined ? {} : { expires_at: clock.now().getTime() + expiresIn * 1000 }),
     };
-    // A refresh answer may omit the refresh token: keep the one that still works.
+    // A refresh answer may omit the refresh token: keep the one that still works, if it
+    // was granted for this URL too.
+    const resource = resourceOf(this.options.serverUrl);
     const previous = await vault.get(server, 'tokens');
     const keep =
-      stored.refresh_token === undefined && previous?.refresh_token !== undefined
+      stored.refresh_token === undefined &&
+      previous?.refresh_token !== undefined &&
+      (previous.resource ?? resource) === resource
         ? { refresh_token: previous.refresh_token }
         : {};
-    await vault.set(server, 'tokens', { ...stored, ...keep });
+    await vault.set(server, 'tokens', { ...stored, ...keep, resource });
     this.options.onSignedIn?.(server);
   }
 

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { auth, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CofferError, isCofferError } from '../../domain/errors.js';
-import type {
-  Clock,
-  OAuthSignIn,
-  PreregisteredClient,
-  SignInStart,
-  SignInStatus,
+import {
+  oauthSlots,
+  type Clock,
+  type OAuthSignIn,
+  type PreregisteredClient,
+  type SignInStart,
+  type SignInStatus,
 } from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
 import { probeChallenge } from './auth-challenge.js';
@@ -175,6 +176,24 @@ export class OAuthSignInFlow implements OAuthSignIn {
     this.outcomes.delete(server);
     this.options.onSignedOut?.(server);
     return { revoked, forgotten: forgotten || tokens !== undefined };
+  }
+
+  async forget(server: string): Promise<boolean> {
+    for (const [state, entry] of this.pending)
+      if (entry.server === server) this.pending.delete(state);
+    this.outcomes.delete(server);
+    const { vault } = this.options;
+    const revocation = {
+      discovery: await vault.get(server, 'discovery'),
+      client: (await vault.get(server, 'preregistered')) ?? (await vault.get(server, 'client')),
+      tokens: await vault.get(server, 'tokens'),
+      ...this.fetchOption(),
+    };
+    for (const slot of oauthSlots) await vault.forget(server, slot);
+    // Not awaited: removing a server must not wait on an authorization server that may
+    // be slow or gone (revocation gives up after 15 s and never throws).
+    if (revocation.tokens !== undefined) void revokeTokens(revocation);
+    return revocation.tokens !== undefined;
   }
 
   async setClient(server: string, client: PreregisteredClient): Promise<void> {

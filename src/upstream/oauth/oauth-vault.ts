@@ -3,13 +3,31 @@ import type {
   OAuthClientInformationMixed,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import type { OAuthCredentialStore, OAuthSlot } from '../../domain/ports.js';
 
 /** Tokens as kept: what the authorization server answered, plus when they expire. */
 export type StoredTokens = OAuthTokens & {
   /** Epoch milliseconds; absent when the server gave no `expires_in`. */
   readonly expires_at?: number;
+  /**
+   * The server URL they were obtained for (`resourceOf`), the only one they are ever
+   * presented to. Absent on tokens stored before Coffer bound them.
+   */
+  readonly resource?: string;
 };
+
+/**
+ * The resource a server's tokens are for: its URL without a fragment, as the SDK sends
+ * it in the RFC 8707 `resource` parameter of the sign-in.
+ */
+export function resourceOf(serverUrl: string): string {
+  try {
+    return resourceUrlFromServerUrl(serverUrl).href;
+  } catch {
+    return serverUrl;
+  }
+}
 
 interface SlotTypes {
   tokens: StoredTokens;

@@ -74,6 +74,8 @@ export interface ApiHarness {
 export async function createApiHarness(
   catalogFor: (services: Omit<ApiServices, 'catalog'>) => CapabilityCatalog = () =>
     new StaticCatalog(),
+  /** Optional services a test brings (a secret store, a sign-in flow, …). */
+  extras: Partial<Omit<ApiServices, 'catalog' | 'notifier'>> = {},
 ): Promise<ApiHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'coffer-api-'));
   const store: Store = await openDatabase(join(dir, 'coffer.db'));
@@ -94,6 +96,7 @@ export async function createApiHarness(
     notifier: new RecordingNotifier(),
     clock,
     logger: pino({ level: 'debug' }, sink),
+    ...extras,
   };
   const catalog = catalogFor(base);
   const services = { ...base, catalog };

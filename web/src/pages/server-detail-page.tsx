@@ -103,7 +103,7 @@ export function ServerDetailPage({ name }: { name: string }) {
   };
 
   const remove = () => {
-    const question = `Remove ${name}? Agents lose its tools, and your choices for them are deleted.`;
+    const question = `Remove ${name}? Agents lose its tools; your choices for them, its secrets and its sign-in are deleted.`;
     if (!window.confirm(question)) return;
     void run(async () => {
       await api.delete(path);
