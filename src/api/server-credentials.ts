@@ -23,6 +23,24 @@ export async function forgetCredentials(
     await bestEffort(services, record, () => oauth.forget(record.name));
 }
 
+/**
+ * A change that drops a secret from the definition (`coffer mcp edit --unset-env`, a
+ * local server made remote) deletes its stored value: nothing would use it any more.
+ */
+export async function forgetDroppedSecrets(
+  services: ApiServices,
+  before: ServerRecord,
+  after: ServerRecord,
+): Promise<void> {
+  const { secrets } = services;
+  if (secrets === undefined) return;
+  const kept = new Set(secretRefsOf(after).map((ref) => `${ref.kind}/${ref.name}`));
+  const dropped = secretRefsOf(before).filter((ref) => !kept.has(`${ref.kind}/${ref.name}`));
+  await bestEffort(services, before, async () => {
+    for (const ref of dropped) await secrets.delete(ref);
+  });
+}
+
 async function bestEffort(
   services: ApiServices,
   record: ServerRecord,
@@ -33,7 +51,7 @@ async function bestEffort(
   } catch (error) {
     services.logger?.warn(
       { err: error, server: record.name },
-      'could not delete the credentials of a removed server from the keychain',
+      'could not delete credentials the server no longer uses from the keychain',
     );
   }
 }

@@ -6,7 +6,7 @@ import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { createServerSchema, patchServerSchema } from './request-schemas.js';
-import { forgetCredentials } from './server-credentials.js';
+import { forgetCredentials, forgetDroppedSecrets } from './server-credentials.js';
 import { requireServer } from './server-lookup.js';
 import { checkPatched, toServerPatch } from './server-patch.js';
 import { toServerView } from './server-view.js';
@@ -54,8 +54,10 @@ export function serverRoutes(services: ApiServices): Hono {
   app.patch('/servers/:name', async (c) => {
     const name = c.req.param('name');
     const changes = toServerPatch(parseInput(patchServerSchema, await readJsonBody(c)));
-    checkPatched(await requireServer(servers, name), changes);
+    const before = await requireServer(servers, name);
+    checkPatched(before, changes);
     const record = await servers.update(name, changes);
+    await forgetDroppedSecrets(services, before, record);
     await catalog.forget(name);
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.update', server: name });

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { launchFolder, processFolder } from '../../agents/launch-folder.js';
+import type { SecretRef } from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
 import type { CliContext } from '../cli-context.js';
 import { describeTarget, type ServerView } from '../render/server-table.js';
 import { readAddSecrets } from './mcp-add-secrets.js';
 import { checkSomethingChanges, editPlan, type EditFlags } from './mcp-edit-plan.js';
 import { checkName, collect } from './mcp-input.js';
+import { deletedLine, storedSecretsOf } from './stored-secrets.js';
 import { serverPath } from './mcp-list.js';
 import { warnStartProblems } from './start-problems.js';
 
@@ -40,6 +42,11 @@ function patchOf(definition: ServerDefinition) {
   };
 }
 
+/** The definition still names the secret: the daemon kept its value. */
+function namedBy(server: ServerView, ref: SecretRef): boolean {
+  return (ref.kind === 'env' ? server.secret_env : server.secret_headers).includes(ref.name);
+}
+
 async function edit(context: CliContext, name: string, command: string[], flags: EditFlags) {
   checkName(name);
   checkSomethingChanges(name, command, flags);
@@ -53,6 +60,7 @@ async function edit(context: CliContext, name: string, command: string[], flags:
     here === undefined ? undefined : launchFolder(here),
   );
   const secrets = await readAddSecrets(context, plan.definition, flags);
+  const stored = await storedSecretsOf(api, name);
   const { server } = await api.patch<{ server: ServerView }>(
     serverPath(name),
     patchOf(secrets.definition),
@@ -62,6 +70,9 @@ async function edit(context: CliContext, name: string, command: string[], flags:
     `Changed server "${server.name}" (${server.transport}: ${describeTarget(server)})\n`,
   );
   for (const note of [...plan.notes, ...secrets.notes]) context.stdout.write(`  ${note}\n`);
+  context.stdout.write(
+    deletedLine(stored.filter((ref) => namedBy(current, ref) && !namedBy(server, ref))),
+  );
   await warnStartProblems(context, api, [server.name]);
 }
 

@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
 import type { CapabilityType } from '../../domain/capability.js';
 import { CofferError } from '../../domain/errors.js';
-import type { SecretRef } from '../../domain/ports.js';
-import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import type { ServerView } from '../render/server-table.js';
 import { checkName, collect } from './mcp-input.js';
 import { ownNameOf } from './own-name.js';
 import { NOUN, unknownNameWarnings } from './unknown-names.js';
 import { serverPath } from './mcp-list.js';
+import { deletedLine, storedSecretsOf } from './stored-secrets.js';
 
 interface ToggleFlags {
   tool: string[];
@@ -120,22 +119,6 @@ export function registerMcpToggle(mcp: Command, context: CliContext): void {
       const api = await context.api();
       const stored = await storedSecretsOf(api, name);
       await api.delete(serverPath(name));
-      context.stdout.write(`Removed server "${name}"\n`);
-      if (stored.length > 0)
-        context.stdout.write(
-          `  deleted from the keychain: ${stored.map((ref) => `${ref.kind} "${ref.name}"`).join(', ')}\n`,
-        );
+      context.stdout.write(`Removed server "${name}"\n${deletedLine(stored)}`);
     });
-}
-
-/** What the daemon deletes with the server, to say so; nothing when it cannot tell. */
-async function storedSecretsOf(api: ApiClient, server: string): Promise<SecretRef[]> {
-  try {
-    const listing = await api.get<{ secrets: (SecretRef & { stored: boolean })[] }>(
-      `/secrets?server=${encodeURIComponent(server)}`,
-    );
-    return listing.secrets.filter((row) => row.stored);
-  } catch {
-    return [];
-  }
 }

@@ -56,7 +56,7 @@ describe('coffer mcp edit', () => {
     expect(await ok('mcp', 'test', 'fx')).toMatch(/^"fx" answered in \d+ ms: \d+ tools/);
   });
 
-  it('keeps a secret given plainly in the keychain, and --unset-env removes a secret name', async () => {
+  it('keeps a secret given plainly in the keychain, and --unset-env removes it from both', async () => {
     const token = `ghp_${'a1B2'.repeat(9)}`;
     const out = await ok('mcp', 'edit', 'fx', '-e', `GITHUB_TOKEN=${token}`);
     expect(out).toContain('env GITHUB_TOKEN looks like a secret: kept in the keychain');
@@ -64,9 +64,15 @@ describe('coffer mcp edit', () => {
     expect(server.secret_env).toEqual(['GITHUB_TOKEN']);
     expect(JSON.stringify(server)).not.toContain(token);
 
-    await ok('mcp', 'edit', 'fx', '-e', 'C=3');
+    const kept = await ok('mcp', 'edit', 'fx', '-e', 'C=3');
+    expect(kept).not.toContain('deleted');
     expect((await shown('fx')).secret_env).toEqual(['GITHUB_TOKEN']);
-    await ok('mcp', 'edit', 'fx', '--unset-env', 'GITHUB_TOKEN');
+    expect(await ok('secrets', 'list', '--server', 'fx')).toMatch(
+      /fx\s+env\s+GITHUB_TOKEN\s+stored/,
+    );
+    const unset = await ok('mcp', 'edit', 'fx', '--unset-env', 'GITHUB_TOKEN');
+    expect(unset).toContain('\n  deleted from the keychain: env "GITHUB_TOKEN"\n');
+    expect(await ok('secrets', 'list', '--server', 'fx')).not.toContain('GITHUB_TOKEN');
     server = await shown('fx');
     expect(server.secret_env).toEqual([]);
     expect(server.env).toEqual({ KEEP: 'yes', B: '2', C: '3' });

@@ -96,9 +96,22 @@ describe('DELETE /servers/:name and the keychain', () => {
     expect((await api.request('GET', '/servers/remote')).status).toBe(404);
     expect(forgotten).toEqual(['remote']);
     const warnings = api.logLines.filter((line) =>
-      String(line['msg']).startsWith('could not delete the credentials of a removed server'),
+      String(line['msg']).startsWith('could not delete credentials the server no longer uses'),
     );
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatchObject({ server: 'remote', err: { message: 'keychain locked' } });
+  });
+});
+
+describe('PATCH /servers/:name and the keychain', () => {
+  it('deletes the value of a secret the definition no longer names, and only that', async () => {
+    const keychain = memoryKeychain(['files/env/API_TOKEN', 'files/env/KEPT', 'files/env/SPARE']);
+    api = await createApiHarness(undefined, { secrets: keychain.store });
+    await api.request('POST', '/servers', { ...stdioServer, secret_env: ['API_TOKEN', 'KEPT'] });
+    const patched = await api.request('PATCH', '/servers/files', { secret_env: ['KEPT'] });
+    expect(patched.status).toBe(200);
+    expect([...keychain.held].sort()).toEqual(['files/env/KEPT', 'files/env/SPARE']);
+    await api.request('PATCH', '/servers/files', { env: { MORE: '1' } });
+    expect([...keychain.held].sort()).toEqual(['files/env/KEPT', 'files/env/SPARE']);
   });
 });
