@@ -8,7 +8,7 @@ import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
 import { anchorLaunch, type EntryPlace } from './launch-folder.js';
 import { expandPathVariables, pathVariables } from './path-variables.js';
-import { hasPlaceholder, isSecret, isStandIn, standInNote } from './secret-detection.js';
+import { fillInNote, hasPlaceholder, isSecret } from './secret-detection.js';
 import { freeName, toCofferName } from './server-names.js';
 import { isSkipped, type AgentDefinition, type AgentServer, type ParsedEntry } from './types.js';
 
@@ -77,8 +77,9 @@ function splitSecrets(
   const secret: Record<string, string> = {};
   const unset: string[] = [];
   for (const [name, value] of Object.entries(values)) {
-    if (isStandIn(value)) {
-      notes.push(standInNote(label, name, value));
+    const fillIn = fillInNote(label, name, value, marked);
+    if (fillIn !== undefined) {
+      notes.push(fillIn);
       unset.push(name);
     } else if (hasPlaceholder(value)) {
       // A reference is not a secret, and Coffer cannot resolve it: say so, keep it visible.

@@ -69,3 +69,21 @@ export function isStandIn(value: string): boolean {
 export function standInNote(label: string, name: string, value: string): string {
   return `${label} ${name} is a stand-in (${JSON.stringify(value)}), not a value: nothing is stored; set it before use`;
 }
+
+/**
+ * Why a value is no value to store, when it is not: a README's stand-in, or a secret the
+ * agent fills in itself (`${env:GITHUB_TOKEN}`, `Bearer ${input:token}`), which Coffer
+ * cannot; passed as written, the text would reach the server as its token. The secret is
+ * then named and left for the user to set.
+ */
+export function fillInNote(
+  label: string,
+  name: string,
+  value: string,
+  marked: ReadonlySet<string>,
+): string | undefined {
+  if (isStandIn(value)) return standInNote(label, name, value);
+  if (hasPlaceholder(value) && isSecret(name, '', marked))
+    return `${label} ${name} is filled in by the agent (${JSON.stringify(value)}), which Coffer cannot do: nothing is stored; set it before use`;
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import { CofferError } from '../../domain/errors.js';
 import type { SecretRef } from '../../domain/ports.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
-import { isSecret, isStandIn, standInNote } from '../../agents/secret-detection.js';
+import { fillInNote, isSecret } from '../../agents/secret-detection.js';
 import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { readSecretValues } from './secret-input.js';
@@ -73,9 +73,10 @@ function plainSecrets(definition: ServerDefinition): PlainSecrets {
   const sort = (kind: 'env' | 'header', values: Record<string, string>) => {
     for (const [name, value] of Object.entries(values)) {
       const ref = { server: definition.name, kind, name };
-      if (isStandIn(value)) {
+      const fillIn = fillInNote(kind, name, value, new Set());
+      if (fillIn !== undefined) {
         standIns.push(ref);
-        notes.push(standInNote(kind, name, value));
+        notes.push(fillIn);
       } else if (!isSecret(name, value, new Set())) continue;
       else {
         given.push({ ref, value });

@@ -156,6 +156,33 @@ describe('coffer mcp', () => {
     await ok('mcp', 'remove', 'sin');
   });
 
+  it("add stores no secret the agent's placeholder stands for, and says to set it", async () => {
+    const run = await cli.run(
+      'mcp',
+      'add',
+      '-e',
+      'GITHUB_TOKEN=${GITHUB_TOKEN}',
+      '-e',
+      'ROOT=${HOME}/code',
+      'ph',
+      '--',
+      process.execPath,
+      '-e',
+      '0',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      '  env GITHUB_TOKEN is filled in by the agent ("${GITHUB_TOKEN}"), which Coffer cannot do: nothing is stored; set it before use',
+    );
+    expect(run.stderr).toContain('fix: coffer secrets set ph --env GITHUB_TOKEN');
+    const server = (await servers()).find((s) => s.name === 'ph');
+    expect(server).toMatchObject({ env: { ROOT: '${HOME}/code' }, secret_env: ['GITHUB_TOKEN'] });
+    expect((await cli.run('secrets', 'list', '--server', 'ph')).stdout).toMatch(
+      /ph\s+env\s+GITHUB_TOKEN\s+MISSING/,
+    );
+    await ok('mcp', 'remove', 'ph');
+  });
+
   it('add-json takes one entry as claude mcp add-json does, its secret to the keychain', async () => {
     const token = 'tok-json-e2e-7c1b';
     const entry = {

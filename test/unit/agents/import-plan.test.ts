@@ -88,6 +88,40 @@ describe('stand-ins from README snippets', () => {
   });
 });
 
+describe('secrets the agent fills in itself', () => {
+  it('names them for the user to set, stores nothing, and keeps other placeholders', () => {
+    const [local, remote] = planImport(
+      cursor,
+      {
+        github: {
+          command: 'npx',
+          env: { GITHUB_TOKEN: '${env:GITHUB_TOKEN}', ROOT: '${env:HOME}/code', KEY: '$KEY' },
+        },
+        linear: {
+          url: 'https://mcp.linear.example/mcp',
+          headers: { Authorization: 'Bearer ${input:linear-token}', 'X-Team': '${TEAM}' },
+        },
+      },
+      { known: none },
+    );
+    expect(local?.definition).toMatchObject({
+      env: { ROOT: '${env:HOME}/code' },
+      secret_env: ['GITHUB_TOKEN', 'KEY'],
+    });
+    expect(local?.secrets).toEqual([]);
+    expect(local?.notes).toEqual([
+      'env GITHUB_TOKEN is filled in by the agent ("${env:GITHUB_TOKEN}"), which Coffer cannot do: nothing is stored; set it before use',
+      'env ROOT is a placeholder the agent expands; Coffer passes it unchanged',
+      'env KEY is filled in by the agent ("$KEY"), which Coffer cannot do: nothing is stored; set it before use',
+    ]);
+    expect(remote?.definition).toMatchObject({
+      headers: { 'X-Team': '${TEAM}' },
+      secret_headers: ['Authorization'],
+    });
+    expect(remote?.secrets).toEqual([]);
+  });
+});
+
 describe('Coffer names for agent names', () => {
   it.each([
     ['github', 'github'],
@@ -141,17 +175,18 @@ describe('planImport', () => {
     expect(item?.definition?.secret_env).toEqual(['SITE_ID']);
   });
 
-  it('keeps placeholders inline, never as secret values, and says so', () => {
+  it('never stores a placeholder as a secret value, and says so', () => {
     const [item] = planImport(
       cursor,
-      { s: { command: 'x', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } },
+      { s: { command: 'x', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', MODE: '${MODE}' } } },
       {
         known: none,
       },
     );
-    expect(item?.definition?.env).toEqual({ GITHUB_TOKEN: '${GITHUB_TOKEN}' });
+    expect(item?.definition?.env).toEqual({ MODE: '${MODE}' });
+    expect(item?.definition?.secret_env).toEqual(['GITHUB_TOKEN']);
     expect(item?.secrets).toEqual([]);
-    expect(item?.notes.join()).toMatch(/placeholder/);
+    expect(item?.notes.join()).toMatch(/filled in by the agent.*placeholder/);
   });
 
   it('skips clashes unless --rename, and names within the file never collide', () => {

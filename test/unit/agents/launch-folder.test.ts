@@ -129,14 +129,17 @@ describe("planImport: VS Code's path variables, in the agents that fill them in"
     expect(item?.definition).toMatchObject({
       args: ['/home/ann/project/build/index.js', '--name', 'project'],
       cwd: '/home/ann/work',
-      env: { TOKEN: '${input:token}', DATA: '/home/ann/project/data' },
+      env: { DATA: '/home/ann/project/data' },
+      secret_env: ['TOKEN'],
     });
     expect(item?.notes).toContain(
       'read ${workspaceFolder} as "/home/ann/project", ${workspaceFolderBasename} as "project", ' +
         '${userHome} as "/home/ann", ${/} as "/", as the agent would',
     );
-    // What the agent asks the user for stays a placeholder, and flagged.
-    expect(item?.notes.some((note) => note.includes('TOKEN is a placeholder'))).toBe(true);
+    // What the agent asks the user for is a secret Coffer asks for in turn.
+    expect(item?.notes).toContain(
+      'env TOKEN is filled in by the agent ("${input:token}"), which Coffer cannot do: nothing is stored; set it before use',
+    );
   });
 
   it('keeps ${workspaceFolder} of a user file (whichever folder is open) as written', () => {
