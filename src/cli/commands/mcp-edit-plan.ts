@@ -16,6 +16,8 @@ export interface EditFlags extends AddSecretFlags {
   header: string[];
   unsetHeader: string[];
   cwd?: string;
+  /** `--unset-cwd`: the server runs where the daemon starts servers (the home folder). */
+  unsetCwd?: boolean;
   url?: string;
   transport?: string;
 }
@@ -28,8 +30,14 @@ function invalid(message: string, hint: string): CofferError {
 export function checkSomethingChanges(name: string, command: readonly string[], flags: EditFlags) {
   const lists = [flags.env, flags.unsetEnv, flags.header, flags.unsetHeader];
   const named = [flags.cwd, flags.url, flags.transport].some((value) => value !== undefined);
+  if (flags.cwd !== undefined && flags.unsetCwd === true)
+    throw invalid(
+      'Give --cwd or --unset-cwd, not both',
+      `e.g. \`coffer mcp edit ${name} --unset-cwd\``,
+    );
   const secrets = flags.secretEnv.length + flags.secretHeader.length > 0;
-  if (command.length > 0 || named || secrets || lists.some((list) => list.length > 0)) return;
+  const unsets = lists.some((list) => list.length > 0) || flags.unsetCwd === true;
+  if (command.length > 0 || named || secrets || unsets) return;
   throw invalid(
     `Say what to change of "${name}"`,
     `e.g. \`coffer mcp edit ${name} --env LOG_LEVEL=debug\`, or a new command after --`,
@@ -79,8 +87,14 @@ function localPlan(
   const own = wasLocal ? { plain: current.env, secret: current.secret_env } : NONE;
   const env = without(current.name, 'env', own, flags.unsetEnv);
   const newCommand = command.length > 0;
+  const unsetCwd = flags.unsetCwd === true;
+  if (unsetCwd && !newCommand && wasLocal && current.cwd === undefined)
+    throw invalid(
+      `"${current.name}" has no working directory to remove`,
+      `it runs where the daemon starts servers; see \`coffer mcp show ${current.name}\``,
+    );
   // Only a new command is read against the folder it is typed in; the old one ran where it ran.
-  const cwd = flags.cwd ?? (newCommand ? undefined : current.cwd);
+  const cwd = unsetCwd ? undefined : (flags.cwd ?? (newCommand ? undefined : current.cwd));
   const plan = buildDefinition(
     current.name,
     newCommand ? command : [current.command ?? '', ...current.args],
@@ -89,11 +103,13 @@ function localPlan(
       header: flags.header,
       ...(flags.transport === undefined ? {} : { transport: flags.transport }),
       ...(cwd === undefined ? {} : { cwd }),
-      ...(newCommand && flags.cwd === undefined && folder !== undefined ? { folder } : {}),
+      ...(newCommand && flags.cwd === undefined && !unsetCwd && folder !== undefined
+        ? { folder }
+        : {}),
     },
   );
   // A new command that is not anchored keeps the folder the server ran in.
-  const kept = plan.definition.cwd ?? (wasLocal ? current.cwd : undefined);
+  const kept = unsetCwd ? undefined : (plan.definition.cwd ?? (wasLocal ? current.cwd : undefined));
   const secrets = wasLocal
     ? current.secret_env.filter((name) => !flags.unsetEnv.includes(name))
     : [];
@@ -112,6 +128,11 @@ function localPlan(
 function remotePlan(current: ServerRecord, flags: EditFlags): AddPlan {
   const wasLocal = current.transport === 'stdio';
   without(current.name, 'env', NONE, flags.unsetEnv);
+  if (flags.unsetCwd === true)
+    throw invalid(
+      '--unset-cwd applies to local (stdio) servers, not to --url servers',
+      `see \`coffer mcp show ${current.name}\``,
+    );
   const own = wasLocal ? NONE : { plain: current.headers, secret: current.secret_headers };
   const headers = without(current.name, 'header', own, flags.unsetHeader);
   const transport = flags.transport ?? (wasLocal ? undefined : current.transport);

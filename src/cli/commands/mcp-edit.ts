@@ -93,6 +93,7 @@ export function registerMcpEdit(mcp: Command, context: CliContext): void {
       [],
     )
     .option('--cwd <dir>', 'the working directory of a local server')
+    .option('--unset-cwd', 'run a local server where the daemon starts servers (the home folder)')
     .option('--url <url>', 'a new URL (a local server becomes a remote one)')
     .option('-t, --transport <http|sse>', 'the protocol of a remote server')
     .option('-H, --header <"Name: value">', 'set an HTTP header (repeatable)', collect, [])

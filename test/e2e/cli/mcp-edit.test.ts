@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCliHarness,
@@ -54,6 +55,12 @@ describe('coffer mcp edit', () => {
     expect(await ok('mcp', 'list', '--tree')).toMatch(/echo \(disabled\)/);
     expect(await ok('mcp', 'policy', 'fx')).toMatch(/^ {2}deny {2}fail \(set\)$/m);
     expect(await ok('mcp', 'test', 'fx')).toMatch(/^"fx" answered in \d+ ms: \d+ tools/);
+
+    await ok('mcp', 'edit', 'fx', '--cwd', tmpdir());
+    expect((await shown('fx')).cwd).toBe(tmpdir());
+    await ok('mcp', 'edit', 'fx', '--unset-cwd');
+    expect((await shown('fx')).cwd).toBeUndefined();
+    expect(await ok('mcp', 'test', 'fx')).toMatch(/^"fx" answered in \d+ ms/);
   });
 
   it('keeps a secret given plainly in the keychain, and --unset-env removes it from both', async () => {
@@ -100,6 +107,12 @@ describe('coffer mcp edit', () => {
   it.each([
     ['nothing to change', ['mcp', 'edit', 'fx'], 2, /Say what to change of "fx"/],
     ['an env it does not have', ['mcp', 'edit', 'fx', '--unset-env', 'NOPE'], 2, /no env NOPE/],
+    [
+      'a folder both set and unset',
+      ['mcp', 'edit', 'fx', '--cwd', '/tmp', '--unset-cwd'],
+      2,
+      /Give --cwd or --unset-cwd, not both/,
+    ],
     [
       'env on a remote change',
       ['mcp', 'edit', 'fx', '--url', 'http://127.0.0.1:9/x', '-e', 'A=1'],

@@ -111,7 +111,30 @@ describe('editPlan', () => {
     expect(kept(toLocal)).toEqual({ env: [], headers: [] });
   });
 
+  it('--unset-cwd clears the folder, of the old command or a new one that names a path', () => {
+    const cleared = editPlan(local, [], flags({ unsetCwd: true }), undefined);
+    expect(cleared.definition).toMatchObject({ command: 'node', args: ['server.js'] });
+    expect(cleared.definition.cwd).toBeUndefined();
+    const folder = { dir: '/home/ann/project', exists: () => true };
+    const anchored = editPlan(local, ['node', 'build/index.js'], flags(), folder);
+    expect(anchored.definition.cwd).toBe('/home/ann/project');
+    const notAnchored = editPlan(
+      local,
+      ['node', 'build/index.js'],
+      flags({ unsetCwd: true }),
+      folder,
+    );
+    expect(notAnchored.definition.cwd).toBeUndefined();
+  });
+
   it.each([
+    [
+      'a folder it does not have',
+      record({ transport: 'stdio', command: 'node' }),
+      flags({ unsetCwd: true }),
+      /"fx" has no working directory to remove/,
+    ],
+    ['--unset-cwd of a remote server', remote, flags({ unsetCwd: true }), /--unset-cwd applies/],
     ['an env it does not have', local, flags({ unsetEnv: ['NOPE'] }), /"fx" has no env NOPE/],
     ['a header of a local server', local, flags({ unsetHeader: ['X'] }), /"fx" has no header X/],
     ['env for a remote server', remote, flags({ env: ['A=1'] }), /--env and --cwd apply to local/],
@@ -125,5 +148,9 @@ describe('editPlan', () => {
     expect(() => checkSomethingChanges('fx', [], flags())).toThrow(/Say what to change of "fx"/);
     expect(() => checkSomethingChanges('fx', [], flags({ cwd: '/x' }))).not.toThrow();
     expect(() => checkSomethingChanges('fx', ['node'], flags())).not.toThrow();
+    expect(() => checkSomethingChanges('fx', [], flags({ unsetCwd: true }))).not.toThrow();
+    expect(() => checkSomethingChanges('fx', [], flags({ cwd: '/x', unsetCwd: true }))).toThrow(
+      /Give --cwd or --unset-cwd, not both/,
+    );
   });
 });
