@@ -69,11 +69,14 @@ export const operations: Record<string, Record<string, Operation>> = {
   '/servers/{name}': {
     get: { summary: 'One server', ok: [200, '{server}'] },
     patch: {
-      summary: 'Change a server (null clears)',
+      summary: 'Change a server (null clears); secrets it no longer names leave the keychain',
       body: patchServerSchema,
       ok: [200, '{server}'],
     },
-    delete: { summary: 'Remove a server and its preferences', ok: [204, 'removed'] },
+    delete: {
+      summary: 'Remove a server, its preferences, and its secrets and sign-in from the keychain',
+      ok: [204, 'removed'],
+    },
   },
   '/servers/{name}/enable': { post: { summary: 'Enable a server', ok: [200, '{server}'] } },
   '/servers/{name}/login': {
