@@ -24,9 +24,15 @@ export class InflightRequests {
     return list?.[list.length - 1];
   }
 
-  /** The request waiting on `server` when it is the only one; none when several are. */
-  sole(server: string): string | number | undefined {
-    const list = this.byServer.get(server);
-    return list?.length === 1 ? list[0] : undefined;
+  /**
+   * The request waiting on `server` when it is the only one that `canAsk` (all, unless
+   * told); none when several are.
+   */
+  sole(
+    server: string,
+    canAsk: (request: string | number) => boolean = () => true,
+  ): string | number | undefined {
+    const candidates = (this.byServer.get(server) ?? []).filter(canAsk);
+    return candidates.length === 1 ? candidates[0] : undefined;
   }
 }

@@ -95,8 +95,8 @@ interface Parked {
  * the upstream and waits on for the outcome. Upstream connections are shared by all
  * 2026-07-28 requests and a question names no request, so the question goes to the
  * request the upstream side names (`relatedRequestId`: the only one in flight to that
- * upstream); with none, or several, the upstream gets an error rather than a chance of
- * asking the wrong client.
+ * upstream that is not parked waiting for its answers); with none, or several, the
+ * upstream gets an error rather than a chance of asking the wrong client.
  */
 export class InputBridge extends DownstreamRequests {
   private readonly running = new Set<BridgedCall>();
@@ -177,6 +177,17 @@ export class InputBridge extends DownstreamRequests {
         ? this.resume(token, params?.['inputResponses'])
         : this.begin(params, key, start);
     return this.step(call);
+  }
+
+  /**
+   * The request keyed `key` is parked: its questions went out in an input_required result
+   * and its upstream handler waits for the answers, so it is not the one asking anything
+   * new. (One whose client never comes back stays parked until it expires, and would
+   * otherwise make every later question on that upstream one Coffer cannot attribute.)
+   */
+  waiting(key: RequestId): boolean {
+    for (const parked of this.parked.values()) if (parked.call.key === key) return true;
+    return false;
   }
 
   override closeAll(): void {

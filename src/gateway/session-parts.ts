@@ -45,6 +45,11 @@ export interface SessionHooks {
    */
   readonly sharedConnections?: {
     readonly log: (params: JsonObject, related: RequestId | undefined) => void;
+    /**
+     * The request is blocked on its client's answers (an input_required result went
+     * out): its upstream handler waits on them, so a new question is not its own.
+     */
+    readonly waiting: (request: RequestId) => boolean;
   };
   /**
    * A connection to `server` ended that this session did not close (it crashed, or the
@@ -174,7 +179,9 @@ function createPool(
   const { context } = hooks;
   const shared = hooks.sharedConnections;
   const related = (server: string) =>
-    shared === undefined ? inflight.latest(server) : inflight.sole(server);
+    shared === undefined
+      ? inflight.latest(server)
+      : inflight.sole(server, (id) => !shared.waiting(id));
   return new UpstreamPool(
     context.connector,
     (name) => ({

@@ -97,7 +97,10 @@ export class StatelessService {
       capabilitiesChanged: (server) => this.capabilitiesChanged(server),
       // One catalog serves every request: task-only tools are hidden per request instead.
       runsTasks: () => true,
-      sharedConnections: { log: (params, related) => this.logs.forward(params, related) },
+      sharedConnections: {
+        log: (params, related) => this.logs.forward(params, related),
+        waiting: (request) => this.requests.waiting(request),
+      },
       lost: (server) => this.subscriptions.renew(ownedBy(this.options.scope, server)),
     });
     const { catalog, builtins } = this.parts;

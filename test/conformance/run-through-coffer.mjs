@@ -131,11 +131,11 @@ function skillsRun(name) {
 
 /**
  * The input-required scenarios the era bridge passes, each run on its own first (on a
- * fresh fixture connection) and expected to pass. In the requirements runs that follow
- * they are baselined: a scenario that stops before its retry leaves its call parked on the
- * shared fixture connection (server-stateless's test_streaming_elicitation probe, and
- * basic-elicitation, which wants its own key names), and from then on Coffer will not
- * guess which of two waiting calls a new question belongs to (so it refuses them).
+ * fresh fixture connection) and expected to pass. They pass in the requirements runs that
+ * follow too, where a scenario that stops before its retry (server-stateless's
+ * test_streaming_elicitation probe, basic-elicitation) leaves its call parked on the
+ * shared fixture connection: a parked call waits on its answers, so a new question is
+ * the one running call's (src/gateway/input-bridge.ts, `waiting`).
  */
 const BRIDGED = [
   'basic-sampling',
