@@ -271,6 +271,29 @@ describe('Agents and Secrets pages in Chromium', () => {
     await row.getByText('Missing').waitFor();
   });
 
+  it('drops the secrets of a server removed elsewhere from the Secrets page, without a reload', async () => {
+    const added = await daemon.api('POST', '/servers', {
+      name: 'spare',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [FIXTURE],
+    });
+    expect(added.status).toBe(201);
+    const stored = await daemon.api('POST', '/secrets', {
+      server: 'spare',
+      kind: 'env',
+      name: 'SPARE_TOKEN',
+      value: 'sk-spare-ui-e2e-31',
+    });
+    expect(stored.status).toBeLessThan(300);
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.getByRole('link', { name: 'Secrets' }).click();
+    const row = page.locator('tr', { hasText: 'SPARE_TOKEN' });
+    await row.getByText('Stored').waitFor();
+    expect((await daemon.api('DELETE', '/servers/spare')).status).toBe(204);
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('offers the import again, without a reload, once the server is removed elsewhere', async () => {
     await page.getByRole('link', { name: 'Agents' }).click();
     await cursorCard().getByText('1 other server, in Coffer').waitFor();

@@ -187,7 +187,12 @@ export function SecretsPage() {
   );
   useDaemonEvents((event) => {
     if (event.type === 'server.added' || event.type === 'server.removed') servers.reload();
-    if (event.type === 'activity.recorded' && event.entry.action.startsWith('secret.'))
+    // A server removed or redefined takes secrets with it (or stops naming them).
+    const serverChange = event.type === 'server.removed' || event.type === 'server.changed';
+    if (
+      serverChange ||
+      (event.type === 'activity.recorded' && event.entry.action.startsWith('secret.'))
+    )
       secrets.reload();
   });
   const store = secrets.data?.store;
