@@ -194,6 +194,31 @@ function missingSecrets(record: ServerRecord, stored: readonly SecretRef[]): Doc
 }
 
 /**
+ * A secret the keychain keeps that no server names: left by a server removed, or a secret
+ * unset, before Coffer deleted those with it, or where the keychain refused the delete.
+ * Nothing uses it; it is a credential lying about, and the fix deletes it.
+ */
+export function unusedSecretFindings(
+  records: readonly ServerRecord[],
+  stored: readonly SecretRef[],
+): DoctorFinding[] {
+  const key = (ref: SecretRef) => `${ref.server}/${ref.kind}/${ref.name}`;
+  const named = new Set(records.flatMap(secretRefsOf).map(key));
+  const servers = new Set(records.map((record) => record.name));
+  return stored
+    .filter((ref) => !named.has(key(ref)))
+    .map((ref) => ({
+      code: 'SECRET_UNUSED' as const,
+      level: 'warn' as const,
+      subject: 'keychain',
+      message: servers.has(ref.server)
+        ? `the keychain keeps ${ref.kind} ${ref.name} of ${ref.server}, which ${ref.server} no longer names`
+        : `the keychain keeps ${ref.kind} ${ref.name} of ${ref.server}, a server Coffer no longer has`,
+      fix: `coffer secrets remove ${ref.server} --${ref.kind} ${ref.name}`,
+    }));
+}
+
+/**
  * Two enabled servers that start the same way (domain/same-launch.ts) are one server served
  * twice: every agent lists its tools twice, under two names. Said of the later one. A
  * disabled copy is left out: agents do not see it, and it may be kept on purpose.

@@ -14,6 +14,7 @@ import {
   heldToolsFinding,
   nodeFinding,
   plainCredentialFindings,
+  unusedSecretFindings,
   serverFindings,
   outdatedFinding,
   restoredFinding,
@@ -95,7 +96,11 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
         const changed = heldToolsFinding(record.name, held[index] ?? []);
         if (changed !== undefined) findings.push(changed);
       });
-      findings.push(...duplicateFindings(records), ...plainCredentialFindings(records));
+      findings.push(
+        ...duplicateFindings(records),
+        ...plainCredentialFindings(records),
+        ...unusedSecretFindings(records, stored),
+      );
       // Files that cannot be read are the agents check's own findings; a check that
       // fails outright leaves the agents out and the rest of the report standing.
       const agents =

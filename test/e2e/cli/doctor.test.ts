@@ -1,4 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +181,32 @@ describe('coffer doctor', () => {
     ]);
     expect(JSON.stringify(output)).not.toContain(token);
     rmSync(join(home, '.claude.json'));
+  });
+
+  it('warns of a secret an older Coffer left for a removed server, until it is deleted', async () => {
+    // What `coffer mcp remove` left in the keychain before it deleted a server's secrets.
+    const file = join(cli.home, 'secrets.json');
+    const kept = existsSync(file)
+      ? (JSON.parse(readFileSync(file, 'utf8')) as { secrets: Record<string, string> }).secrets
+      : {};
+    const secrets = { ...kept, 'old-github/env/GITHUB_TOKEN': 'ghp_left' };
+    writeFileSync(file, JSON.stringify({ version: 1, secrets }), { mode: 0o600 });
+    const unused = async () =>
+      (await doctorJson()).output.findings.filter((finding) => finding.code === 'SECRET_UNUSED');
+    expect(await unused()).toEqual([
+      {
+        code: 'SECRET_UNUSED',
+        level: 'warn',
+        subject: 'keychain',
+        message: 'the keychain keeps env GITHUB_TOKEN of old-github, a server Coffer no longer has',
+        fix: 'coffer secrets remove old-github --env GITHUB_TOKEN',
+      },
+    ]);
+    expect((await cli.run('secrets', 'remove', 'old-github', '--env', 'GITHUB_TOKEN')).code).toBe(
+      0,
+    );
+    expect(await unused()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).not.toContain('ghp_left');
   });
 
   it('exits 0 once nothing is broken', async () => {

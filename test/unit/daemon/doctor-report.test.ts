@@ -150,6 +150,31 @@ describe('the doctor report', () => {
     ]);
   });
 
+  it('warns of a secret no server names, with the command that deletes it', async () => {
+    const { report, stored } = doctor([record('github', { secret_env: ['GITHUB_TOKEN'] })]);
+    stored.push(
+      { server: 'github', kind: 'env', name: 'GITHUB_TOKEN' },
+      { server: 'github', kind: 'env', name: 'OLD_TOKEN' },
+      { server: 'gone', kind: 'header', name: 'Authorization' },
+    );
+    expect((await report()).findings).toEqual([
+      {
+        code: 'SECRET_UNUSED',
+        level: 'warn',
+        subject: 'keychain',
+        message: 'the keychain keeps env OLD_TOKEN of github, which github no longer names',
+        fix: 'coffer secrets remove github --env OLD_TOKEN',
+      },
+      {
+        code: 'SECRET_UNUSED',
+        level: 'warn',
+        subject: 'keychain',
+        message: 'the keychain keeps header Authorization of gone, a server Coffer no longer has',
+        fix: 'coffer secrets remove gone --header Authorization',
+      },
+    ]);
+  });
+
   it('gives the last error and a fix that fits its code', async () => {
     const { report, states } = doctor([
       record('slow'),
