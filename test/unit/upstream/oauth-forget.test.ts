@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { oauthSlots, systemClock, type OAuthCredentialStore } from '../../../src/domain/ports.js';
+import { oauthSlots, systemClock } from '../../../src/domain/ports.js';
 import { OAuthSignInFlow, OAuthVault } from '../../../src/upstream/oauth/index.js';
+import { memoryStore } from './memory-oauth-store.js';
 
 const AS = 'https://auth.example.com';
-
-function memoryStore(): OAuthCredentialStore & { saved: Map<string, string> } {
-  const saved = new Map<string, string>();
-  return {
-    saved,
-    load: (server, slot) => Promise.resolve(saved.get(`${server}/${slot}`)),
-    save: (server, slot, value) => Promise.resolve(void saved.set(`${server}/${slot}`, value)),
-    forget: (server, slot) => Promise.resolve(saved.delete(`${server}/${slot}`)),
-  };
-}
 
 /** What a signed-in server leaves: every slot, with a revocation endpoint discovered. */
 function signedIn(store: { saved: Map<string, string> }, server: string): void {

@@ -1,10 +1,11 @@
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { describe, expect, it } from 'vitest';
 import { CofferError } from '../../../src/domain/errors.js';
-import { systemClock, type OAuthCredentialStore } from '../../../src/domain/ports.js';
+import { systemClock } from '../../../src/domain/ports.js';
 import { CofferOAuthProvider } from '../../../src/upstream/oauth/coffer-oauth-provider.js';
 import { responseIssuerProblem } from '../../../src/upstream/oauth/issuer-checks.js';
 import { OAuthVault } from '../../../src/upstream/oauth/oauth-vault.js';
+import { memoryStore } from './memory-oauth-store.js';
 
 const AS = 'https://auth.example.com';
 
@@ -18,16 +19,6 @@ function discovery(issuer: string, extra: Record<string, unknown> = {}): OAuthDi
       response_types_supported: ['code'],
       ...extra,
     },
-  };
-}
-
-function memoryStore(): OAuthCredentialStore & { saved: Map<string, string> } {
-  const saved = new Map<string, string>();
-  return {
-    saved,
-    load: (server, slot) => Promise.resolve(saved.get(`${server}/${slot}`)),
-    save: (server, slot, value) => Promise.resolve(void saved.set(`${server}/${slot}`, value)),
-    forget: (server, slot) => Promise.resolve(saved.delete(`${server}/${slot}`)),
   };
 }
 

@@ -2,19 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { systemClock, type OAuthCredentialStore } from '../../../src/domain/ports.js';
 import { CofferOAuthProvider } from '../../../src/upstream/oauth/coffer-oauth-provider.js';
 import { OAuthVault, resourceOf } from '../../../src/upstream/oauth/oauth-vault.js';
+import { memoryStore } from './memory-oauth-store.js';
 
 const OLD_URL = 'https://mcp.example.com/mcp';
 const NEW_URL = 'https://other.example.net/mcp';
-
-function memoryStore(): OAuthCredentialStore & { saved: Map<string, string> } {
-  const saved = new Map<string, string>();
-  return {
-    saved,
-    load: (server, slot) => Promise.resolve(saved.get(`${server}/${slot}`)),
-    save: (server, slot, value) => Promise.resolve(void saved.set(`${server}/${slot}`, value)),
-    forget: (server, slot) => Promise.resolve(saved.delete(`${server}/${slot}`)),
-  };
-}
 
 /** A connection's provider for `remote` as defined at `serverUrl`, over a shared store. */
 function connectingTo(serverUrl: string, store: OAuthCredentialStore): CofferOAuthProvider {
