@@ -25,20 +25,23 @@ export async function forgetCredentials(
 
 /**
  * A change that drops a secret from the definition (`coffer mcp edit --unset-env`, a
- * local server made remote) deletes its stored value: nothing would use it any more.
+ * local server made remote) deletes its stored value, and a remote server made local
+ * forgets its sign-in: nothing would use them any more.
  */
-export async function forgetDroppedSecrets(
+export async function forgetDroppedCredentials(
   services: ApiServices,
   before: ServerRecord,
   after: ServerRecord,
 ): Promise<void> {
-  const { secrets } = services;
-  if (secrets === undefined) return;
+  const { secrets, oauth } = services;
   const kept = new Set(secretRefsOf(after).map((ref) => `${ref.kind}/${ref.name}`));
   const dropped = secretRefsOf(before).filter((ref) => !kept.has(`${ref.kind}/${ref.name}`));
-  await bestEffort(services, before, async () => {
-    for (const ref of dropped) await secrets.delete(ref);
-  });
+  if (secrets !== undefined && dropped.length > 0)
+    await bestEffort(services, before, async () => {
+      for (const ref of dropped) await secrets.delete(ref);
+    });
+  if (oauth !== undefined && before.transport !== 'stdio' && after.transport === 'stdio')
+    await bestEffort(services, before, () => oauth.forget(before.name));
 }
 
 async function bestEffort(

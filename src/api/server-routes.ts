@@ -6,7 +6,7 @@ import { announce } from './announce.js';
 import type { ApiServices } from './api-services.js';
 import { parseInput, readJsonBody } from './parse-request.js';
 import { createServerSchema, patchServerSchema } from './request-schemas.js';
-import { forgetCredentials, forgetDroppedSecrets } from './server-credentials.js';
+import { forgetCredentials, forgetDroppedCredentials } from './server-credentials.js';
 import { requireServer } from './server-lookup.js';
 import { checkPatched, toServerPatch } from './server-patch.js';
 import { toServerView } from './server-view.js';
@@ -57,7 +57,7 @@ export function serverRoutes(services: ApiServices): Hono {
     const before = await requireServer(servers, name);
     checkPatched(before, changes);
     const record = await servers.update(name, changes);
-    await forgetDroppedSecrets(services, before, record);
+    await forgetDroppedCredentials(services, before, record);
     await catalog.forget(name);
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.update', server: name });

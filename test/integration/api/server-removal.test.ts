@@ -114,4 +114,21 @@ describe('PATCH /servers/:name and the keychain', () => {
     await api.request('PATCH', '/servers/files', { env: { MORE: '1' } });
     expect([...keychain.held].sort()).toEqual(['files/env/KEPT', 'files/env/SPARE']);
   });
+
+  it('forgets the sign-in of a remote server made local, and only then', async () => {
+    const forgotten: string[] = [];
+    api = await createApiHarness(undefined, { oauth: signInFlow(forgotten) });
+    await api.request('POST', '/servers', httpServer);
+    await api.request('PATCH', '/servers/remote', { url: 'http://127.0.0.1:9/other' });
+    expect(forgotten).toEqual([]);
+    const local = await api.request('PATCH', '/servers/remote', {
+      transport: 'stdio',
+      command: 'node',
+      url: null,
+      headers: {},
+      secret_headers: [],
+    });
+    expect(local.status).toBe(200);
+    expect(forgotten).toEqual(['remote']);
+  });
 });
