@@ -29,8 +29,13 @@ export function serverRoutes(services: ApiServices): Hono {
       throw error;
     }
   };
+  const signedIn = async (record: ServerRecord): Promise<boolean | undefined> => {
+    if (record.transport === 'stdio' || services.oauth === undefined) return undefined;
+    // A locked keychain must not take the server list down with it.
+    return services.oauth.signedIn(record.name, record.url ?? '').catch(() => undefined);
+  };
   const view = async (record: ServerRecord) =>
-    toServerView(record, catalog, await heldOf(record.name));
+    toServerView(record, catalog, await heldOf(record.name), await signedIn(record));
 
   app.get('/servers', async (c) => {
     const records = await servers.list();

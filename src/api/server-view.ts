@@ -27,12 +27,18 @@ export interface ServerView {
   readonly status: ServerStatus;
   /** Tools held back because their definition changed since the user allowed them. */
   readonly held_tools: number;
+  /**
+   * A remote server: Coffer holds OAuth tokens for the URL it has now (docs/OAUTH.md).
+   * Absent for a local server, or where the keychain cannot tell.
+   */
+  readonly signed_in?: boolean;
 }
 
 export function toServerView(
   record: ServerRecord,
   catalog: CapabilityCatalog,
   heldTools: number,
+  signedIn?: boolean,
 ): ServerView {
   return {
     id: record.id,
@@ -53,5 +59,6 @@ export function toServerView(
     updated_at: record.updated_at,
     status: catalog.status(record.name),
     held_tools: heldTools,
+    ...(signedIn === undefined ? {} : { signed_in: signedIn }),
   };
 }

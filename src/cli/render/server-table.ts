@@ -10,6 +10,8 @@ export type ServerView = ServerRecord & {
   readonly status: ServerStatus;
   /** Absent from a daemon older than the pin check. */
   readonly held_tools?: number;
+  /** A remote server: OAuth tokens held for its URL (absent for a local one). */
+  readonly signed_in?: boolean;
 };
 
 function stateCell(state: ServerState, colors: Colors): string {
@@ -125,6 +127,13 @@ export function renderServerDetails(server: ServerView, colors: Colors): string 
     ['shared', server.shared ? 'yes, one connection for all agents' : 'no'],
     ['state', stateCell(server.status.state, colors)],
   );
+  if (server.signed_in !== undefined)
+    rows.push([
+      'sign-in',
+      server.signed_in
+        ? 'signed in (OAuth tokens for this URL in the keychain)'
+        : `none (if it uses OAuth: coffer mcp login ${server.name})`,
+    ]);
   const version = server.status.protocol_version;
   if (version !== undefined) rows.push(['protocol', `MCP ${version}`]);
   const counts = server.status.counts;

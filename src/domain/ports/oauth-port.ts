@@ -62,4 +62,10 @@ export interface OAuthSignIn {
    * for the answer. True when it was signed in.
    */
   forget(server: string): Promise<boolean>;
+  /**
+   * Coffer holds OAuth tokens for `server` that it would present at `url` (tokens are bound
+   * to the URL they were signed in for). Whether the server still accepts them is for a
+   * connection to find out.
+   */
+  signedIn(server: string, url: string): Promise<boolean>;
 }

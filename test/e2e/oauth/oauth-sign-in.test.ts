@@ -199,6 +199,9 @@ describe('a remote server behind OAuth: sign in once, refreshed, never leaked', 
   });
 
   it('logout revokes the tokens at the server and forgets them', async () => {
+    const signedIn = async (): Promise<unknown> =>
+      (await daemon.api('GET', '/servers/secure')).body.server.signed_in;
+    expect(await signedIn()).toBe(true);
     const revocations = authorization.counts.revoke;
     const out = await runCoffer(daemon.env, ['mcp', 'logout', 'secure']);
     expect(out.code).toBe(0);
@@ -208,6 +211,7 @@ describe('a remote server behind OAuth: sign in once, refreshed, never leaked', 
       'secure/oauth/tokens',
     );
     expect(await authRequiredOf(client)).toContain('run `coffer mcp login secure`');
+    expect(await signedIn()).toBe(false);
   });
 
   it('refuses a callback with an unknown state, and a login of a local server', async () => {

@@ -59,10 +59,22 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
     stranger?.server.close();
   });
 
+  /** What `coffer mcp show --json` says of the sign-in. */
+  const signedIn = async (): Promise<unknown> => {
+    const shown = await coffer('mcp', 'show', 'remote', '--json');
+    expect(shown.code, shown.stderr).toBe(0);
+    return (JSON.parse(shown.stdout) as { server: { signed_in?: boolean } }).server.signed_in;
+  };
+
   it('never presents them to a new URL; the old URL takes them again', async () => {
     expect((await coffer('mcp', 'test', 'remote')).code).toBe(0);
+    expect(await signedIn()).toBe(true);
     const moved = await coffer('mcp', 'edit', 'remote', '--url', stranger.url);
     expect(moved.code, moved.stderr).toBe(0);
+    expect(await signedIn()).toBe(false);
+    expect((await coffer('mcp', 'show', 'remote')).stdout).toMatch(
+      /^sign-in: +none \(if it uses OAuth: coffer mcp login remote\)$/m,
+    );
     const tested = await coffer('mcp', 'test', 'remote');
     expect(tested.code).not.toBe(0);
     expect(stranger.heard.length).toBeGreaterThan(0);
@@ -74,6 +86,7 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
     expect(back.code, back.stderr).toBe(0);
     const again = await coffer('mcp', 'test', 'remote');
     expect(again.code, again.stderr).toBe(0);
+    expect(await signedIn()).toBe(true);
   });
 
   it('removing the server deletes its secrets and sign-in from the keychain, and revokes', async () => {
@@ -112,6 +125,7 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
 
     // Added again under its name, it starts from nothing: no sign-in, no secret.
     expect((await coffer('mcp', 'add', 'remote', '--url', protectedServer.url)).code).toBe(0);
+    expect(await signedIn()).toBe(false);
     const tested = await coffer('mcp', 'test', 'remote');
     expect(tested.code).toBe(6);
     expect(tested.stderr).toContain('coffer mcp login remote');

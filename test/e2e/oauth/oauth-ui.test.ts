@@ -64,4 +64,19 @@ describe('signing in to an OAuth server from the web UI', () => {
     await expect.poll(() => page.getByText('needs you to sign in').count()).toBe(0);
     expect(await page.getByText('Needs sign-in').count()).toBe(0);
   });
+
+  it('shows the sign-in it holds, and signs out: revoked, forgotten, needed again', async () => {
+    await page.getByText('Signed in', { exact: true }).waitFor();
+    const revocations = authorization.counts.revoke;
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('Signed out of secure').waitFor();
+    await expect.poll(() => page.getByText('Signed in', { exact: true }).count()).toBe(0);
+    expect(authorization.counts.revoke).toBeGreaterThan(revocations);
+    const shown = await daemon.api('GET', '/servers/secure');
+    expect(shown.body.server).toMatchObject({ signed_in: false });
+    // The page lists again on the change, and that finds the server needs a sign-in.
+    await page.getByText('Needs sign-in').first().waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
 });

@@ -32,6 +32,7 @@ function signInFlow(forgotten: string[], failWith?: Error): OAuthSignIn {
     status: () => ({ state: 'none' }),
     logout: unused,
     setClient: unused,
+    signedIn: () => Promise.resolve(false),
     forget: (server) => {
       forgotten.push(server);
       return failWith === undefined ? Promise.resolve(true) : Promise.reject(failWith);

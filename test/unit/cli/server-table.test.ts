@@ -100,4 +100,29 @@ describe('coffer mcp show (the details)', () => {
     expect(lines[error]).toContain('UPSTREAM_UNAVAILABLE: command not found: mcp-web');
     expect(lines[error + 1]).toMatch(/^fix: +use an absolute path$/);
   });
+
+  it("says whether a remote server's sign-in is held, and nothing of a local one's", () => {
+    const remote = (signed_in?: boolean) =>
+      ({
+        ...server('linear', 0),
+        transport: 'http',
+        url: 'https://mcp.linear.example/mcp',
+        args: [],
+        env: {},
+        headers: {},
+        secret_env: [],
+        secret_headers: [],
+        status: { state: 'idle', counts: null, last_error: null },
+        ...(signed_in === undefined ? {} : { signed_in }),
+      }) as unknown as ServerView;
+    const row = (view: ServerView) =>
+      renderServerDetails(view, plain)
+        .split('\n')
+        .find((line) => line.startsWith('sign-in:'));
+    expect(row(remote(true))).toMatch(/^sign-in: +signed in \(OAuth tokens for this URL/);
+    expect(row(remote(false))).toMatch(
+      /^sign-in: +none \(if it uses OAuth: coffer mcp login linear\)$/,
+    );
+    expect(row(remote())).toBeUndefined();
+  });
 });

@@ -46,6 +46,8 @@ export interface Server {
   readonly status: ServerStatus;
   /** Tools held back because their definition changed since allowed (the Changed tools section). */
   readonly held_tools?: number;
+  /** A remote server: Coffer holds OAuth tokens for the URL it has now. */
+  readonly signed_in?: boolean;
 }
 
 export interface CapabilityView {

@@ -1,6 +1,7 @@
 import type { Server } from '../api/types.js';
 import { Notice } from '../components/notice.js';
 import { SignIn } from '../components/sign-in.js';
+import { SignOut } from '../components/sign-out.js';
 import { StateBadge } from '../components/state-badge.js';
 import { Switch } from '../components/switch.js';
 import { WhatToDo } from '../components/what-to-do.js';
@@ -36,7 +37,8 @@ export function ServerHeader(props: {
                 </span>{' '}
               </>
             )}
-            <code>{target(server)}</code>
+            <code>{target(server)}</code>{' '}
+            {server.signed_in === true && <SignOut name={server.name} />}
           </p>
           <p className="muted">{formatCounts(status.counts, templates)}</p>
         </div>
