@@ -14,7 +14,7 @@ import type { Clock } from '../../domain/ports.js';
 import { unionOfScopes } from './auth-challenge.js';
 import { authRequired } from './auth-required.js';
 import { checkMetadataIssuer } from './issuer-checks.js';
-import { resourceOf, type OAuthVault, type StoredTokens } from './oauth-vault.js';
+import { boundTo, resourceOf, type OAuthVault, type StoredTokens } from './oauth-vault.js';
 
 /** Refresh this long before the access token expires, so no call meets an expired one. */
 export const DEFAULT_REFRESH_SKEW_MS = 60_000;
@@ -134,13 +134,10 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   private async boundTokens(): Promise<StoredTokens | undefined> {
     const { vault, server, serverUrl } = this.options;
     const stored = await vault.get(server, 'tokens');
-    if (stored === undefined) return undefined;
-    const resource = resourceOf(serverUrl);
-    if (stored.resource === undefined) {
-      await vault.set(server, 'tokens', { ...stored, resource });
-      return vault.get(server, 'tokens');
-    }
-    return stored.resource === resource ? stored : undefined;
+    if (stored === undefined || !boundTo(stored, serverUrl)) return undefined;
+    if (stored.resource !== undefined) return stored;
+    await vault.set(server, 'tokens', { ...stored, resource: resourceOf(serverUrl) });
+    return vault.get(server, 'tokens');
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
@@ -152,15 +149,15 @@ export class CofferOAuthProvider implements OAuthClientProvider {
     };
     // A refresh answer may omit the refresh token: keep the one that still works, if it
     // was granted for this URL too.
-    const resource = resourceOf(this.options.serverUrl);
+    const { serverUrl } = this.options;
     const previous = await vault.get(server, 'tokens');
     const keep =
       stored.refresh_token === undefined &&
       previous?.refresh_token !== undefined &&
-      (previous.resource ?? resource) === resource
+      boundTo(previous, serverUrl)
         ? { refresh_token: previous.refresh_token }
         : {};
-    await vault.set(server, 'tokens', { ...stored, ...keep, resource });
+    await vault.set(server, 'tokens', { ...stored, ...keep, resource: resourceOf(serverUrl) });
     this.options.onSignedIn?.(server);
   }
 

@@ -18,7 +18,7 @@ import {
   type OAuthClientSettings,
   type ProviderOptions,
 } from './coffer-oauth-provider.js';
-import { resourceOf, type OAuthVault } from './oauth-vault.js';
+import { boundTo, type OAuthVault } from './oauth-vault.js';
 import { revokeTokens } from './token-revocation.js';
 import { errorText } from '../error-text.js';
 import { networkProblem } from '../network-problem.js';
@@ -180,9 +180,8 @@ export class OAuthSignInFlow implements OAuthSignIn {
 
   async signedIn(server: string, url: string): Promise<boolean> {
     const tokens = await this.options.vault.get(server, 'tokens');
-    if (tokens === undefined) return false;
     // Tokens from before they were bound go to the URL they are next used with.
-    return (tokens.resource ?? resourceOf(url)) === resourceOf(url);
+    return tokens !== undefined && boundTo(tokens, url);
   }
 
   async forget(server: string): Promise<boolean> {

@@ -29,6 +29,11 @@ export function resourceOf(serverUrl: string): string {
   }
 }
 
+/** The tokens are for `serverUrl`: obtained for it, or stored before tokens were bound. */
+export function boundTo(tokens: StoredTokens, serverUrl: string): boolean {
+  return tokens.resource === undefined || tokens.resource === resourceOf(serverUrl);
+}
+
 interface SlotTypes {
   tokens: StoredTokens;
   client: OAuthClientInformationMixed;
