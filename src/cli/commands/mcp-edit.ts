@@ -73,7 +73,17 @@ async function edit(context: CliContext, name: string, command: string[], flags:
   context.stdout.write(
     deletedLine(stored.filter((ref) => namedBy(current, ref) && !namedBy(server, ref))),
   );
+  context.stdout.write(signInNote(current, server));
   await warnStartProblems(context, api, [server.name]);
+}
+
+/** A sign-in held before the edit that no longer applies (docs/OAUTH.md): say so. */
+function signInNote(before: ServerView, after: ServerView): string {
+  if (before.signed_in !== true) return '';
+  if (after.transport === 'stdio')
+    return '  its OAuth sign-in was forgotten: a local server has none\n';
+  if (after.signed_in !== false) return '';
+  return `  its OAuth sign-in was for the old URL; if the new one needs one: coffer mcp login ${after.name}\n`;
 }
 
 /** `coffer mcp edit <name> [--env …] [--url …] [-- <command> [args…]]`. */

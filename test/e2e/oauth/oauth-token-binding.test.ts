@@ -71,6 +71,9 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
     expect(await signedIn()).toBe(true);
     const moved = await coffer('mcp', 'edit', 'remote', '--url', stranger.url);
     expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain(
+      '\n  its OAuth sign-in was for the old URL; if the new one needs one: coffer mcp login remote\n',
+    );
     expect(await signedIn()).toBe(false);
     expect((await coffer('mcp', 'show', 'remote')).stdout).toMatch(
       /^sign-in: +none \(if it uses OAuth: coffer mcp login remote\)$/m,
@@ -84,6 +87,7 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
 
     const back = await coffer('mcp', 'edit', 'remote', '--url', protectedServer.url);
     expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).not.toContain('sign-in');
     const again = await coffer('mcp', 'test', 'remote');
     expect(again.code, again.stderr).toBe(0);
     expect(await signedIn()).toBe(true);
@@ -129,5 +133,17 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
     const tested = await coffer('mcp', 'test', 'remote');
     expect(tested.code).toBe(6);
     expect(tested.stderr).toContain('coffer mcp login remote');
+  });
+
+  it('a server made local forgets its sign-in, and says so', async () => {
+    const { result } = await signIn(daemon.env, 'remote');
+    expect(result.code, result.stderr).toBe(0);
+    expect(storedAccounts(daemon.home)).toContain('remote/oauth/tokens');
+    const local = await coffer('mcp', 'edit', 'remote', '--', process.execPath, '-e', '0');
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stdout).toContain(
+      '\n  its OAuth sign-in was forgotten: a local server has none\n',
+    );
+    expect(storedAccounts(daemon.home).filter((name) => name.startsWith('remote/'))).toEqual([]);
   });
 });
