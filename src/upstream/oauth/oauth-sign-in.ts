@@ -19,7 +19,7 @@ import {
   type ProviderOptions,
 } from './coffer-oauth-provider.js';
 import { boundTo, type OAuthVault } from './oauth-vault.js';
-import { revokeTokens } from './token-revocation.js';
+import { revokeTokens, type RevocationInput } from './token-revocation.js';
 import { errorText } from '../error-text.js';
 import { networkProblem } from '../network-problem.js';
 
@@ -164,13 +164,9 @@ export class OAuthSignInFlow implements OAuthSignIn {
   async logout(server: string): Promise<{ revoked: boolean; forgotten: boolean }> {
     await this.remote(server);
     const { vault } = this.options;
-    const tokens = await vault.get(server, 'tokens');
-    const revoked = await revokeTokens({
-      discovery: await vault.get(server, 'discovery'),
-      client: (await vault.get(server, 'preregistered')) ?? (await vault.get(server, 'client')),
-      tokens,
-      ...this.fetchOption(),
-    });
+    const revocation = await this.revocationOf(server);
+    const { tokens } = revocation;
+    const revoked = await revokeTokens(revocation);
     const forgotten = await vault.forget(server, 'tokens');
     await vault.forget(server, 'verifier');
     this.outcomes.delete(server);
@@ -188,14 +184,8 @@ export class OAuthSignInFlow implements OAuthSignIn {
     for (const [state, entry] of this.pending)
       if (entry.server === server) this.pending.delete(state);
     this.outcomes.delete(server);
-    const { vault } = this.options;
-    const revocation = {
-      discovery: await vault.get(server, 'discovery'),
-      client: (await vault.get(server, 'preregistered')) ?? (await vault.get(server, 'client')),
-      tokens: await vault.get(server, 'tokens'),
-      ...this.fetchOption(),
-    };
-    for (const slot of oauthSlots) await vault.forget(server, slot);
+    const revocation = await this.revocationOf(server);
+    for (const slot of oauthSlots) await this.options.vault.forget(server, slot);
     // Not awaited: removing a server must not wait on an authorization server that may
     // be slow or gone (revocation gives up after 15 s and never throws).
     if (revocation.tokens !== undefined) void revokeTokens(revocation);
@@ -232,6 +222,17 @@ export class OAuthSignInFlow implements OAuthSignIn {
     const scope = this.options.vault.rememberedScope(definition.name);
     if (scope !== undefined) return { scope };
     return probeChallenge(definition.url ?? '', definition.headers, this.options.fetchFn);
+  }
+
+  /** What a revocation of `server`'s tokens needs, read before they are forgotten. */
+  private async revocationOf(server: string): Promise<RevocationInput> {
+    const { vault } = this.options;
+    return {
+      discovery: await vault.get(server, 'discovery'),
+      client: (await vault.get(server, 'preregistered')) ?? (await vault.get(server, 'client')),
+      tokens: await vault.get(server, 'tokens'),
+      ...this.fetchOption(),
+    };
   }
 
   private async remote(server: string): Promise<ServerDefinition> {
