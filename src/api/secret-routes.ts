@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
 import type { SecretRef, SecretStore } from '../domain/ports.js';
-import { secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
+import { secretKey, secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
 import { recordAdmin } from './admin-audit.js';
 import type { ApiServices } from './api-services.js';
 import { readJsonBody } from './parse-request.js';
@@ -16,8 +16,6 @@ export interface SecretView extends SecretRef {
   readonly referenced: boolean;
 }
 
-const keyOf = (ref: SecretRef): string => `${ref.server}/${ref.kind}/${ref.name}`;
-
 /** Every stored secret; where the keychain cannot be searched, the referenced ones found by name. */
 async function storedKeys(
   store: SecretStore,
@@ -25,7 +23,7 @@ async function storedKeys(
   services: ApiServices,
 ): Promise<Set<string>> {
   try {
-    return new Set((await store.list()).map(keyOf));
+    return new Set((await store.list()).map(secretKey));
   } catch (error) {
     services.logger?.warn(
       { err: error },
@@ -34,7 +32,7 @@ async function storedKeys(
     const found = await Promise.all(
       referenced.map(async (ref) => (await store.get(ref)) !== undefined),
     );
-    return new Set(referenced.filter((_, index) => found[index]).map(keyOf));
+    return new Set(referenced.filter((_, index) => found[index]).map(secretKey));
   }
 }
 
@@ -44,7 +42,7 @@ async function listSecrets(services: ApiServices, store: SecretStore, server: st
   const stored = await storedKeys(store, referenced, services);
   const rows = new Map<string, SecretView>();
   for (const ref of referenced)
-    rows.set(keyOf(ref), { ...ref, stored: stored.has(keyOf(ref)), referenced: true });
+    rows.set(secretKey(ref), { ...ref, stored: stored.has(secretKey(ref)), referenced: true });
   for (const key of stored) {
     if (rows.has(key)) continue;
     const [refServer = '', kind = 'env', name = ''] = key.split('/');
@@ -58,7 +56,7 @@ async function listSecrets(services: ApiServices, store: SecretStore, server: st
   }
   return [...rows.values()]
     .filter((row) => server === undefined || row.server === server)
-    .sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+    .sort((a, b) => secretKey(a).localeCompare(secretKey(b)));
 }
 
 /** A secret set for a server is one it uses: add the name to its definition if missing. */

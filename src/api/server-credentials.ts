@@ -1,5 +1,5 @@
 import type { SecretRef, SecretStore } from '../domain/ports.js';
-import { secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
+import { secretKey, secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
 import type { ApiServices } from './api-services.js';
 
 /**
@@ -34,8 +34,8 @@ export async function forgetDroppedCredentials(
   after: ServerRecord,
 ): Promise<void> {
   const { secrets, oauth } = services;
-  const kept = new Set(secretRefsOf(after).map((ref) => `${ref.kind}/${ref.name}`));
-  const dropped = secretRefsOf(before).filter((ref) => !kept.has(`${ref.kind}/${ref.name}`));
+  const kept = new Set(secretRefsOf(after).map(secretKey));
+  const dropped = secretRefsOf(before).filter((ref) => !kept.has(secretKey(ref)));
   if (secrets !== undefined && dropped.length > 0)
     await bestEffort(services, before, async () => {
       for (const ref of dropped) await secrets.delete(ref);

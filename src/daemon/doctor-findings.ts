@@ -6,7 +6,7 @@ import {
   type DoctorServer,
   type SecretRef,
 } from '../domain/ports.js';
-import { secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
+import { secretKey, secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
 import { sameLaunch } from '../domain/same-launch.js';
 import { reviewCommand } from '../domain/tool-pin.js';
 import type { RestoreReport } from './store-recovery.js';
@@ -180,10 +180,9 @@ export function heldToolsFinding(
 }
 
 function missingSecrets(record: ServerRecord, stored: readonly SecretRef[]): DoctorFinding[] {
-  const has = (kind: 'env' | 'header', name: string): boolean =>
-    stored.some((ref) => ref.server === record.name && ref.kind === kind && ref.name === name);
+  const held = new Set(stored.map(secretKey));
   return secretRefsOf(record)
-    .filter((secret) => !has(secret.kind, secret.name))
+    .filter((secret) => !held.has(secretKey(secret)))
     .map((secret) => ({
       code: 'SECRET_MISSING' as const,
       level: 'fail' as const,
@@ -202,11 +201,10 @@ export function unusedSecretFindings(
   records: readonly ServerRecord[],
   stored: readonly SecretRef[],
 ): DoctorFinding[] {
-  const key = (ref: SecretRef) => `${ref.server}/${ref.kind}/${ref.name}`;
-  const named = new Set(records.flatMap(secretRefsOf).map(key));
+  const named = new Set(records.flatMap(secretRefsOf).map(secretKey));
   const servers = new Set(records.map((record) => record.name));
   return stored
-    .filter((ref) => !named.has(key(ref)))
+    .filter((ref) => !named.has(secretKey(ref)))
     .map((ref) => ({
       code: 'SECRET_UNUSED' as const,
       level: 'warn' as const,

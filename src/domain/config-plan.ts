@@ -1,6 +1,11 @@
 import type { CapabilityPreference, CapabilityType } from './capability.js';
 import type { SecretRef } from './ports/secret-store-port.js';
-import { secretRefsOf, type ServerDefinition, type ServerRecord } from './server-definition.js';
+import {
+  secretKey,
+  secretRefsOf,
+  type ServerDefinition,
+  type ServerRecord,
+} from './server-definition.js';
 import { DEFAULT_DESTRUCTIVE_POLICY, type ServerPolicies, type ToolPolicy } from './tool-policy.js';
 
 /**
@@ -145,13 +150,9 @@ function missingSecrets(
   definition: ServerDefinition,
   stored: readonly SecretRef[],
 ): MissingSecret[] {
+  const held = new Set(stored.map(secretKey));
   return secretRefsOf(definition)
-    .filter(
-      ({ kind, name }) =>
-        !stored.some(
-          (ref) => ref.server === definition.name && ref.kind === kind && ref.name === name,
-        ),
-    )
+    .filter((ref) => !held.has(secretKey(ref)))
     .map(({ kind, name }) => ({
       server: definition.name,
       kind,

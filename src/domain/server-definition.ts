@@ -97,6 +97,11 @@ export interface ServerRecord extends ServerDefinition {
   readonly updated_at: string;
 }
 
+/** One secret as a set key: `<server>/<kind>/<name>` (names cannot hold "/"). */
+export function secretKey(ref: SecretRef): string {
+  return `${ref.server}/${ref.kind}/${ref.name}`;
+}
+
 /** The keychain entries a definition names (`secret_env`, then `secret_headers`). */
 export function secretRefsOf(
   definition: Pick<ServerDefinition, 'name' | 'secret_env' | 'secret_headers'>,
