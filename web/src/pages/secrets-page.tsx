@@ -178,6 +178,15 @@ function SecretsTable(props: {
   );
 }
 
+/**
+ * The admin actions after which the list may read otherwise: a secret set or removed, and
+ * a server removed or redefined, which takes its secrets with it or stops naming them.
+ * (Not every `server.changed`: that also comes whenever an upstream's lists change.)
+ */
+function changesSecrets(action: string): boolean {
+  return action.startsWith('secret.') || action === 'server.update' || action === 'server.remove';
+}
+
 /** Secrets by name only: which server uses each, whether a value is stored; never a value. */
 export function SecretsPage() {
   const secrets = useLoad(() => api.get<Secrets>('/secrets'), 'secrets');
@@ -187,13 +196,7 @@ export function SecretsPage() {
   );
   useDaemonEvents((event) => {
     if (event.type === 'server.added' || event.type === 'server.removed') servers.reload();
-    // A server removed or redefined takes secrets with it (or stops naming them).
-    const serverChange = event.type === 'server.removed' || event.type === 'server.changed';
-    if (
-      serverChange ||
-      (event.type === 'activity.recorded' && event.entry.action.startsWith('secret.'))
-    )
-      secrets.reload();
+    if (event.type === 'activity.recorded' && changesSecrets(event.entry.action)) secrets.reload();
   });
   const store = secrets.data?.store;
 
