@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAuthorizationServer,
@@ -13,15 +11,12 @@ import {
   type ProtectedServerFixture,
 } from '../../fixtures/oauth-protected-server.js';
 import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-import { runCoffer } from '../secrets/run-coffer.js';
+import { fileSecrets, runCoffer } from '../secrets/run-coffer.js';
 import { signIn } from './sign-in-support.js';
 
 /** The keychain accounts the daemon holds (file store: names only are read here). */
 function storedAccounts(home: string): string[] {
-  const file = JSON.parse(readFileSync(join(home, 'secrets.json'), 'utf8')) as {
-    secrets: Record<string, string>;
-  };
-  return Object.keys(file.secrets).sort();
+  return Object.keys(fileSecrets(home)).sort();
 }
 
 /** A server on loopback that is not the one signed in to: it writes down what it is sent. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,7 +12,7 @@ import {
   type ProtectedServerFixture,
 } from '../../fixtures/oauth-protected-server.js';
 import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-import { filesUnder, runCoffer } from '../secrets/run-coffer.js';
+import { fileSecrets, filesUnder, runCoffer } from '../secrets/run-coffer.js';
 import { signIn } from './sign-in-support.js';
 
 const ACCESS_NAME = 'remote/oauth/access_token';
@@ -21,10 +21,7 @@ const ECHOED = `Authorization: Bearer [redacted: secret ${ACCESS_NAME}]`;
 
 /** The tokens the daemon holds for `remote` now, from the file store. */
 function storedTokens(home: string): { access_token: string; refresh_token: string } {
-  const file = JSON.parse(readFileSync(join(home, 'secrets.json'), 'utf8')) as {
-    secrets: Record<string, string>;
-  };
-  const text = file.secrets['remote/oauth/tokens'];
+  const text = fileSecrets(home)['remote/oauth/tokens'];
   if (text === undefined) throw new Error('no tokens stored for remote');
   return JSON.parse(text) as { access_token: string; refresh_token: string };
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cofferBin } from '../../support/running-daemon.js';
 
@@ -32,6 +32,14 @@ export function runCoffer(
     });
     child.stdin.end(input ?? '');
   });
+}
+
+/** What the file keychain (`COFFER_KEYCHAIN=file`) of `home` holds: account → value. */
+export function fileSecrets(home: string): Record<string, string> {
+  const file = JSON.parse(readFileSync(join(home, 'secrets.json'), 'utf8')) as {
+    secrets: Record<string, string>;
+  };
+  return file.secrets;
 }
 
 /** Every regular file under `dir`, recursively (not the shim's socket, which holds nothing). */
