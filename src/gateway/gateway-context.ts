@@ -4,6 +4,7 @@ import type {
   ActivitySink,
   Clock,
   JsonObject,
+  Schedule,
   PreferenceRepository,
   ToolPolicyRepository,
   UpstreamConnector,
@@ -31,6 +32,8 @@ export interface GatewayContext {
   readonly activity: ActivitySink;
   readonly states: ServerStates;
   readonly clock: Clock;
+  /** Runs work later (a task's short wait for its outcome); absent: Node's timers. */
+  readonly schedule?: Schedule;
   readonly logger: Logger;
   /** How long a list stays cached in a session (ADR-004: 60 s). */
   readonly listTtlMs: number;

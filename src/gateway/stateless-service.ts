@@ -118,6 +118,8 @@ export class StatelessService {
           tasks: new TaskExtension({
             relay: this.parts.tasks,
             changed: (taskId) => this.feed.changed(taskId),
+            redact: (result) => this.parts.relay.redactLate(result),
+            ...(context.schedule === undefined ? {} : { schedule: context.schedule }),
             tool: async (name) =>
               builtins?.handles('tools/call', { name }) === true
                 ? undefined

@@ -1,9 +1,13 @@
 import type { CancelSignal } from '../domain/cancel-signal.js';
 import { CofferError } from '../domain/errors.js';
-import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
-import { capabilityKinds } from './capability-kinds.js';
+import {
+  systemSchedule,
+  UpstreamRpcError,
+  type JsonObject,
+  type Schedule,
+} from '../domain/ports.js';
 import { isObject } from './protocol-eras.js';
-import { needsTasks } from './task-only-tools.js';
+import { taskSupportOf } from './task-only-tools.js';
 import type { TaskEntry } from './task-registry.js';
 import type { TaskRelay } from './task-relay.js';
 import {
@@ -19,6 +23,13 @@ import type { RoutedRequestOptions } from './upstream-forward.js';
 /** The ttl Coffer asks an upstream for: as long as the task registry holds a task. */
 const UPSTREAM_TTL_MS = 60 * 60_000;
 
+/**
+ * How long a call of a tool that may run either way waits for its task to end before it
+ * answers with the task instead: a quick tool answers at once, as a plain call would,
+ * rather than costing its client a poll.
+ */
+export const IMMEDIATE_RESULT_MS = 250;
+
 export interface TaskExtensionDeps {
   /** The stateless service's task relay: its tasks, ids and upstream connections. */
   readonly relay: TaskRelay;
@@ -26,6 +37,10 @@ export interface TaskExtensionDeps {
   readonly tool: (name: string) => Promise<JsonObject | undefined>;
   /** The task (by Coffer's id) changed in a way its upstream announces to nobody. */
   readonly changed?: (taskId: string) => void;
+  /** Ends the wait of IMMEDIATE_RESULT_MS; tests pass one they run by hand. */
+  readonly schedule?: Schedule;
+  /** A task's result answered as the call's own passes the secret guard (TargetRelay). */
+  readonly redact?: (result: JsonObject) => Promise<JsonObject>;
 }
 
 interface Question {
@@ -41,6 +56,18 @@ interface TaskState {
   final: JsonObject | undefined;
   readonly questions: Map<string, Question>;
   asked: number;
+}
+
+/**
+ * A 2026-07-28 call without the 2025-11-25 `task` param: that era has none, so a client's
+ * leftover one is ignored rather than making a 2025 upstream answer with a task (or refuse
+ * a tool that never runs as one). Only Coffer asks an upstream for a task.
+ */
+function withoutTaskParam(params: JsonObject | undefined): JsonObject | undefined {
+  if (params === undefined || !('task' in params)) return params;
+  const rest = { ...params };
+  delete rest['task'];
+  return rest;
 }
 
 /**
@@ -60,7 +87,13 @@ export class TaskExtension {
     );
   }
 
-  /** tools/call: `run` relays it; a task-only tool runs as a task, for declaring clients only. */
+  /**
+   * tools/call: `run` relays it. For a client that declared the extension, a tool whose
+   * upstream runs it as a task runs as one: a task-only tool answers with the task; one
+   * that may run either way answers with its result if the task ends within
+   * IMMEDIATE_RESULT_MS, else with the task. Without the extension a task-only tool is
+   * refused and the others run as plain calls.
+   */
   async call(
     params: JsonObject | undefined,
     run: (params: JsonObject | undefined) => Promise<JsonObject>,
@@ -68,13 +101,35 @@ export class TaskExtension {
     const name = params?.['name'];
     const tool =
       typeof name === 'string' ? await this.deps.tool(name).catch(() => undefined) : undefined;
-    if (tool === undefined || !needsTasks(capabilityKinds.tool, tool)) return run(params);
-    if (!declaresTasks(params))
+    const support = tool === undefined ? 'forbidden' : taskSupportOf(tool);
+    const declared = declaresTasks(params);
+    if (support === 'forbidden' || (support === 'optional' && !declared))
+      return run(withoutTaskParam(params));
+    if (!declared)
       throw missingTasksExtension(`the tool ${String(name)} runs only as a task, so calling it`);
     const asTask = { ...params, task: { ttl: UPSTREAM_TTL_MS } };
     const answer = await this.deps.relay.created(params, await run(asTask));
     const task = answer['task'];
-    return isObject(task) ? { ...modernTask(task), resultType: 'task' } : answer;
+    if (!isObject(task)) return answer;
+    const created = { ...modernTask(task), resultType: 'task' };
+    return support === 'optional' ? this.soonOrTask(created) : created;
+  }
+
+  /** The task's result if it ends within IMMEDIATE_RESULT_MS, else the task itself. */
+  private async soonOrTask(created: JsonObject): Promise<JsonObject> {
+    const entry = this.deps.relay.reach(created['taskId']);
+    const outcome = this.fetch(entry, this.stateOf(entry)).catch(() => undefined);
+    let cancel = (): void => undefined;
+    const late = new Promise<undefined>((resolve) => {
+      cancel = (this.deps.schedule ?? systemSchedule)(
+        () => resolve(undefined),
+        IMMEDIATE_RESULT_MS,
+      );
+    });
+    const soon = await Promise.race([outcome, late]);
+    cancel();
+    if (soon?.status !== 'completed') return created;
+    return this.deps.redact === undefined ? soon.result : this.deps.redact(soon.result);
   }
 
   /** tasks/get: the task now, with its result or error once it ended. */
@@ -121,11 +176,28 @@ export class TaskExtension {
     return {};
   }
 
-  /** tasks/cancel: relayed; the extension's answer is an empty acknowledgement. */
+  /**
+   * tasks/cancel: relayed; the extension's answer is an empty acknowledgement, for a task
+   * that already ended too. A 2025-11-25 upstream refuses that one (-32602), where the
+   * extension keeps -32602 for ids nobody knows: a known task's refusal is checked.
+   */
   async cancel(params: JsonObject | undefined, options: RoutedRequestOptions): Promise<JsonObject> {
     const entry = this.reach('tasks/cancel', params);
-    await this.deps.relay.forward('tasks/cancel', { taskId: entry.id }, options);
+    try {
+      await this.deps.relay.forward('tasks/cancel', { taskId: entry.id }, options);
+    } catch (error) {
+      if (!(error instanceof UpstreamRpcError) || !(await this.ended(entry, options))) throw error;
+    }
     return {};
+  }
+
+  /** Whether the task ended, as its upstream says now (a failure to say is a no). */
+  private async ended(entry: TaskEntry, options: RoutedRequestOptions): Promise<boolean> {
+    if (this.stateOf(entry).final !== undefined) return true;
+    const task = await this.deps.relay
+      .forward('tasks/get', { taskId: entry.id }, options)
+      .catch(() => undefined);
+    return ['completed', 'failed', 'cancelled'].includes(String(task?.['status']));
   }
 
   private reach(method: string, params: JsonObject | undefined): TaskEntry {

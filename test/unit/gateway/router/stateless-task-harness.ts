@@ -1,7 +1,7 @@
 /* The stateless service over a fake 2025-11-25 task upstream, for the tasks extension's tests. */
 import { expect } from 'vitest';
 import { Cancellation } from '../../../../src/domain/cancel-signal.js';
-import type { JsonObject } from '../../../../src/domain/ports.js';
+import { UpstreamRpcError, type JsonObject, type Schedule } from '../../../../src/domain/ports.js';
 import { RELATED_TASK_KEY } from '../../../../src/domain/task-ids.js';
 import { StatelessService } from '../../../../src/gateway/stateless-service.js';
 import { TaskRegistry } from '../../../../src/gateway/task-registry.js';
@@ -19,7 +19,10 @@ export function envelope(tasks: boolean): JsonObject {
   };
 }
 
-/** A fake 2025-11-25 upstream that runs `research` as a task, finished when the test says. */
+/**
+ * A fake 2025-11-25 upstream that runs `research` (task only) and `quick` (either way) as a
+ * task, finished when the test says; `plain` never runs as one.
+ */
 function taskServer(upstreams: () => FakeConnector) {
   const status = new Map<string, string>();
   const outcome = new Map<string, () => Promise<JsonObject> | JsonObject>();
@@ -33,15 +36,24 @@ function taskServer(upstreams: () => FakeConnector) {
   });
   const script: Script = {
     'tools/list': () => ({
-      tools: [{ name: 'research', execution: { taskSupport: 'required' } }, { name: 'plain' }],
+      tools: [
+        { name: 'research', execution: { taskSupport: 'required' } },
+        { name: 'quick', execution: { taskSupport: 'optional' } },
+        { name: 'plain' },
+      ],
     }),
     'tools/call': (params) => {
       if (params?.['task'] === undefined) return { content: [{ type: 'text', text: 'plain' }] };
-      status.set('up-1', 'working');
+      // A task told to end before it was created (ends, holds) starts as it is told.
+      if (!status.has('up-1')) status.set('up-1', 'working');
       return { task: task('up-1') };
     },
     'tasks/get': (params) => task(String(params?.['taskId'])),
     'tasks/cancel': (params) => {
+      // As a 2025-11-25 server answers (the SDK's words): a task that ended stays so.
+      const now = status.get(String(params?.['taskId']));
+      if (now === 'completed' || now === 'failed' || now === 'cancelled')
+        throw new UpstreamRpcError(-32602, `Cannot cancel task in terminal status: ${now}`);
       status.set(String(params?.['taskId']), 'cancelled');
       return task(String(params?.['taskId']));
     },
@@ -67,7 +79,39 @@ function taskServer(upstreams: () => FakeConnector) {
     status.set('up-1', 'completed');
     outcome.set('up-1', how);
   };
-  return { script, asks, ends };
+  /** The task ends when `finish` is called; until then its tasks/result waits. */
+  const holds = () => {
+    let finish!: (result: JsonObject) => void;
+    const ended = new Promise<JsonObject>((resolve) => (finish = resolve));
+    outcome.set('up-1', () => ended);
+    return (result: JsonObject) => {
+      status.set('up-1', 'completed');
+      finish(result);
+    };
+  };
+  return { script, asks, ends, holds };
+}
+
+/**
+ * Timers the test runs by hand: `scheduled()` waits until one is set, `due()` runs the
+ * ones waiting as if their time had come, `pending()` counts them.
+ */
+function manualSchedule() {
+  const waiting = new Set<() => void>();
+  let set: (() => void) | undefined;
+  const schedule: Schedule = (work) => {
+    waiting.add(work);
+    set?.();
+    return () => waiting.delete(work);
+  };
+  const scheduled = (): Promise<void> =>
+    waiting.size > 0 ? Promise.resolve() : new Promise((resolve) => (set = resolve));
+  const due = (): void => {
+    const works = [...waiting];
+    waiting.clear();
+    for (const work of works) work();
+  };
+  return { schedule, scheduled, due, pending: () => waiting.size };
 }
 
 let service: StatelessService | undefined;
@@ -83,7 +127,11 @@ export function start() {
   const clock = new ManualClock();
   const tasks = new TaskRegistry({ clock, every: () => () => undefined });
   const server = taskServer(() => upstreams);
-  const { context, upstreams } = fakeGatewayContext({ fx: server.script }, { clock, tasks });
+  const timers = manualSchedule();
+  const { context, upstreams } = fakeGatewayContext(
+    { fx: server.script },
+    { clock, tasks, schedule: timers.schedule },
+  );
   service = new StatelessService({ context, scope: { kind: 'aggregated' } });
   let id = 0;
   const answers: JsonObject[] = [];
@@ -104,7 +152,7 @@ export function start() {
       await new Promise<void>((resolve) => wake.push(resolve));
     }
   };
-  return { ...server, upstreams, ask, router, sent: answers, wake };
+  return { ...server, upstreams, ask, router, sent: answers, wake, timers };
 }
 
 /** A task created by calling the task-only tool, by its Coffer id. */
