@@ -12,8 +12,8 @@
  * `conformance`): `--requirements 2026-07-28` on `/servers/fixture/mcp` and then on `/mcp`,
  * each against its expected-failures baseline (test/conformance/modern-*.yaml, one reason
  * per entry), both on the same daemon, after the input-required scenarios the era bridge
- * passes, one by one (see BRIDGED), and the Skills extension's scenarios on `/mcp` (see
- * SKILLS). The bridged and requirements runs each start on a fresh fixture connection
+ * passes, one by one (see BRIDGED), the Skills extension's scenarios on `/mcp` (see
+ * SKILLS) and the tasks extension's on `/servers/tasks/mcp` (see TASKS). The bridged and requirements runs each start on a fresh fixture connection
  * (the fixture is disabled and enabled again), so no call an earlier run left waiting for
  * its client's answer meets it. Extra arguments replace that selection and run on
  * `/servers/fixture/mcp` only (`--path /mcp` picks the aggregated endpoint):
@@ -50,9 +50,11 @@ async function startDaemon(env) {
 }
 
 /**
- * The upstreams: the fixture's conformance scenario, and a server of skills (the SDK v2's
+ * The upstreams: the fixture's conformance scenario; a server of skills (the SDK v2's
  * own Skills extension, test/fixtures/skills-mcp-server.mjs), whose skills the suite's
- * Skills scenarios read on `/mcp` under `skill://skills/…`.
+ * Skills scenarios read on `/mcp` under `skill://skills/…`; and a 2025-11-25 server of
+ * task tools named as the suite's tasks scenarios call them
+ * (test/fixtures/task-tools-server.mjs).
  */
 const UPSTREAMS = [
   {
@@ -66,6 +68,12 @@ const UPSTREAMS = [
     transport: 'stdio',
     command: process.execPath,
     args: [join(repoRoot, 'test', 'fixtures', 'skills-mcp-server.mjs')],
+  },
+  {
+    name: 'tasks',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [join(repoRoot, 'test', 'fixtures', 'task-tools-server.mjs')],
   },
 ];
 
@@ -115,6 +123,7 @@ function plan(argv) {
   return [
     ...BRIDGED.map(bridgedRun),
     ...SKILLS.map(skillsRun),
+    ...TASKS.map(tasksRun),
     ...MODERN_RUNS.map((run) => modernRun(run)),
   ];
 }
@@ -127,6 +136,34 @@ const SKILLS = ['skills-enumeration', 'skills-manifest', 'skills-directory'];
 
 function skillsRun(name) {
   return { entry: modernSuite, path: '/mcp', selection: ['--scenario', `sep-2640-${name}`] };
+}
+
+/**
+ * The tasks extension's server scenarios (SEP-2663), not scored by the requirements runs
+ * (where the fixture has none of the tools they call): on `/servers/tasks/mcp`, over the
+ * task tools' 2025-11-25 tasks, each expected to pass (docs/TASKS.md). Left out:
+ * tasks-mrtr-composition, whose tool first asks an input_required question and then
+ * becomes a task within one call, which a 2025-11-25 upstream cannot express (its tool
+ * either runs as a task from the start or not at all), and tasks-status-notifications,
+ * which the suite itself skips.
+ */
+const TASKS = [
+  'lifecycle',
+  'capability-negotiation',
+  'wire-fields',
+  'request-state-removal',
+  'mrtr-input',
+  'request-headers',
+  'dispatch-and-envelope',
+  'required-task-error',
+];
+
+function tasksRun(name) {
+  return {
+    entry: modernSuite,
+    path: '/servers/tasks/mcp',
+    selection: ['--scenario', `tasks-${name}`],
+  };
 }
 
 /**
