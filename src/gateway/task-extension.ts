@@ -16,6 +16,7 @@ import {
   failedWith,
   missingTasksExtension,
   modernTask,
+  withoutTaskParam,
   type TaskOutcome,
 } from './task-shapes.js';
 import type { RoutedRequestOptions } from './upstream-forward.js';
@@ -56,18 +57,6 @@ interface TaskState {
   final: JsonObject | undefined;
   readonly questions: Map<string, Question>;
   asked: number;
-}
-
-/**
- * A 2026-07-28 call without the 2025-11-25 `task` param: that era has none, so a client's
- * leftover one is ignored rather than making a 2025 upstream answer with a task (or refuse
- * a tool that never runs as one). Only Coffer asks an upstream for a task.
- */
-function withoutTaskParam(params: JsonObject | undefined): JsonObject | undefined {
-  if (params === undefined || !('task' in params)) return params;
-  const rest = { ...params };
-  delete rest['task'];
-  return rest;
 }
 
 /**

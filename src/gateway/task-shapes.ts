@@ -24,6 +24,18 @@ export function missingTasksExtension(what: string) {
 }
 
 /**
+ * A 2026-07-28 call without the 2025-11-25 `task` param: that era has none, so a client's
+ * leftover one is ignored rather than making a 2025 upstream answer with a task (or refuse
+ * a tool that never runs as one). Only Coffer asks an upstream for a task.
+ */
+export function withoutTaskParam(params: JsonObject | undefined): JsonObject | undefined {
+  if (params === undefined || !('task' in params)) return params;
+  const rest = { ...params };
+  delete rest['task'];
+  return rest;
+}
+
+/**
  * A 2025-11-25 Task (already under Coffer's id) as the 2026-07-28 extension shapes it:
  * `ttl` and `pollInterval` become `ttlMs` and `pollIntervalMs`; a Task carries no `_meta`
  * (the 2025 related-task key means nothing on this era).

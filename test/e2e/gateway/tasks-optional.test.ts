@@ -26,7 +26,7 @@ async function send(method: string, params: Json, tasks = true): Promise<Answer>
     'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [EXTENSION]: {} } } : {},
     'io.modelcontextprotocol/clientInfo': { name: 'tasks-optional', version: '1' },
   };
-  const request = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta } };
+  const request = { jsonrpc: '2.0' as const, id: nextId++, method, params: { ...params, _meta } };
   return (await postModern(daemon, request, '/mcp')) as Answer;
 }
 
