@@ -15,6 +15,8 @@ export interface CofferPaths {
   readonly secretsFile: string;
   /** What `coffer config export` would print, kept current by the daemon to restore from. */
   readonly configSnapshot: string;
+  /** Every tool pin (docs/SECURITY.md), kept beside it for the same restore. */
+  readonly pinSnapshot: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export function cofferPaths(home: string = resolveHome()): CofferPaths {
     daemonLog: join(logsDir, 'coffer.log'),
     secretsFile: join(home, 'secrets.json'),
     configSnapshot: join(home, 'config-snapshot.json'),
+    pinSnapshot: join(home, 'tool-pins-snapshot.json'),
   };
 }
 

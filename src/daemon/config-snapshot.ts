@@ -1,13 +1,15 @@
 import { writePrivateFile } from '../config/private-files.js';
-import type { ConfigFile } from '../domain/config-file.js';
 import { systemSchedule, type DaemonEvent, type Schedule } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
 
 export interface ConfigSnapshotOptions {
-  /** `<home>/config-snapshot.json`. */
+  /** `<home>/config-snapshot.json` (or `tool-pins-snapshot.json`, kept the same way). */
   readonly path: string;
-  /** What `coffer config export` would print now (domain/config-store.ts). */
-  readonly read: () => Promise<ConfigFile>;
+  /**
+   * What the file holds now: what `coffer config export` would print
+   * (domain/config-store.ts), or every tool pin (pin-snapshot.ts).
+   */
+  readonly read: () => Promise<unknown>;
   readonly logger?: Logger;
   /** How long after a change the file is written, so a burst of switches is one write. */
   readonly delayMs?: number;
@@ -20,7 +22,8 @@ export interface ConfigSnapshotOptions {
  * switches and policies, secrets by name only. It is what the daemon restores from when it
  * finds its database damaged at start (store-recovery.ts, docs/RECOVERY.md), so a damaged
  * file costs the activity log, not the user's set-up. Written at start and after each
- * change of the configuration, only when its text differs.
+ * change of the configuration, only when its text differs. A second one keeps the tool
+ * pins in `tool-pins-snapshot.json` the same way (pin-snapshot.ts).
  */
 export class ConfigSnapshot {
   private written: string | undefined;

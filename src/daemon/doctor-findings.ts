@@ -46,6 +46,12 @@ export function outdatedFinding(daemon: {
   };
 }
 
+/** What became of the tool pins: without them every tool is pinned afresh when listed. */
+function pinsRestored(restore: RestoreReport): string {
+  if (restore.pinsMissing === undefined) return `${plural(restore.pins, 'tool pin')} restored`;
+  return `tool pins not restored (${restore.pinsMissing}): each tool is pinned again at its next listing, as it is then`;
+}
+
 /** The daemon set a damaged database aside at start and filled a new one from the snapshot. */
 export function restoredFinding(restore: RestoreReport): DoctorFinding {
   const failed =
@@ -56,7 +62,7 @@ export function restoredFinding(restore: RestoreReport): DoctorFinding {
     code: 'DATABASE_RESTORED',
     level: 'warn',
     subject: 'database',
-    message: `coffer.db was damaged at start (${restore.at}): Coffer set it aside as ${restore.damagedPath} and restored ${plural(restore.restored.length, 'server')} from the configuration snapshot of ${restore.snapshotAt}, switches and policies included${failed}; the activity before is in the file set aside`,
+    message: `coffer.db was damaged at start (${restore.at}): Coffer set it aside as ${restore.damagedPath} and restored ${plural(restore.restored.length, 'server')} from the configuration snapshot of ${restore.snapshotAt}, switches and policies included${failed}; ${pinsRestored(restore)}; the activity before is in the file set aside`,
     fix: `check your servers with \`coffer mcp list\`; once you are content, delete ${restore.damagedPath} (this notice goes with it)`,
   };
 }

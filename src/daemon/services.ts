@@ -42,6 +42,7 @@ import { createDoctor } from './doctor.js';
 import { secretGuarding } from './secret-guarding.js';
 import { portRangeFromEnv } from './port-range.js';
 import { ConfigSnapshot } from './config-snapshot.js';
+import { pinSnapshotOf } from './pin-snapshot.js';
 import { openStore, restoreSnapshot } from './store-recovery.js';
 import { codeStampOf } from './code-stamp.js';
 
@@ -80,8 +81,17 @@ export const createServices: CreateServices = async ({
     read: () => readConfig(repositories),
     logger,
   });
+  const pinSnapshot = new ConfigSnapshot({
+    path: paths.pinSnapshot,
+    read: () => pinSnapshotOf(repositories.pins),
+    logger,
+  });
+  // Pins change with reviews (admin actions), recorded changes (server.changed) and
+  // removals, as the configuration does; a first pin says so itself (onPinned).
   const events = new EventBus(logger, (event) => {
-    if (ConfigSnapshot.follows(event)) snapshot.changed();
+    if (!ConfigSnapshot.follows(event)) return;
+    snapshot.changed();
+    pinSnapshot.changed();
   });
   // Every recorded call or admin action also goes to live UIs (the Activity page).
   const recorder: ActivitySink = {
@@ -97,6 +107,7 @@ export const createServices: CreateServices = async ({
           // Unguarded: what the damaged file held, as it held it (a plain credential stored
           // before the guard was there too, which the doctor then points at).
           stores: stored,
+          pins: stored.pins,
           activity: recorder,
           clock,
           logger,
@@ -156,6 +167,7 @@ export const createServices: CreateServices = async ({
     activity: recorder,
     clock,
     onChanged: (server) => pinChanged(server),
+    onPinned: () => pinSnapshot.changed(),
   });
   const gateway = new Gateway({
     serverInfo: { name: 'coffer', version },
@@ -286,6 +298,7 @@ export const createServices: CreateServices = async ({
   // What the next damaged start restores from: now (not awaited: serving need not wait
   // for it, and a flush never fails), then after each change.
   void snapshot.flush();
+  void pinSnapshot.flush();
   let closing = false;
   return {
     handleMcp: createMcpEndpoint(gateway),
@@ -318,6 +331,7 @@ export const createServices: CreateServices = async ({
       await catalog.close();
       await activity.close();
       await snapshot.flush();
+      await pinSnapshot.flush();
       await store.close();
     },
   };

@@ -6,9 +6,10 @@ import { planConfigImport } from '../domain/config-plan.js';
 import { writeConfigChange, type ConfigStores } from '../domain/config-store.js';
 import { adminEntry } from '../domain/admin-entry.js';
 import { CofferError } from '../domain/errors.js';
-import type { ActivityEntry, ActivitySink, Clock } from '../domain/ports.js';
+import type { ActivityEntry, ActivitySink, Clock, PinArchive } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
 import { openDatabase, type Store } from '../store/index.js';
+import { readPinSnapshot, type ReadPins } from './pin-snapshot.js';
 
 type ParsedConfig = ReturnType<typeof parseConfigFile>;
 
@@ -19,6 +20,8 @@ export interface StoreRestore {
   /** When the snapshot restored from was last written. */
   readonly snapshotAt: Date;
   readonly config: ParsedConfig;
+  /** The tool pins to write back, or why there are none (pin-snapshot.ts). */
+  readonly pins: ReadPins;
 }
 
 export interface OpenedStore {
@@ -97,7 +100,7 @@ function setAside(database: string, now: Date): string {
 }
 
 export interface OpenStoreOptions {
-  readonly paths: Pick<CofferPaths, 'database' | 'configSnapshot'>;
+  readonly paths: Pick<CofferPaths, 'database' | 'configSnapshot' | 'pinSnapshot'>;
   readonly now: () => Date;
   readonly logger?: Logger;
 }
@@ -123,7 +126,11 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
       'the database is damaged: set aside, restoring from the configuration snapshot',
     );
     const store = await openChecked(paths.database, logger);
-    return { store, restore: { damagedPath, snapshotAt: snapshot.at, config: snapshot.config } };
+    const pins = readPinSnapshot(paths.pinSnapshot);
+    return {
+      store,
+      restore: { damagedPath, snapshotAt: snapshot.at, config: snapshot.config, pins },
+    };
   }
 }
 
@@ -137,10 +144,14 @@ export interface RestoreReport {
   readonly restored: readonly string[];
   /** Servers the new database refused (logged): the user adds them again. */
   readonly failed: readonly string[];
+  /** Tool pins written back; with `pinsMissing`, why there were none to write. */
+  readonly pins: number;
+  readonly pinsMissing?: string;
 }
 
 export interface RestoreDeps {
   readonly stores: ConfigStores;
+  readonly pins: PinArchive;
   readonly activity: ActivitySink;
   readonly clock: Clock;
   readonly logger?: Logger;
@@ -165,6 +176,7 @@ export async function restoreSnapshot(
   const byName = new Map(config.definitions.map((definition) => [definition.name, definition]));
   const restored: string[] = [];
   const failed: string[] = [];
+  let pins = 0;
   for (const change of plan.changes) {
     const definition = byName.get(change.server);
     if (definition === undefined) continue;
@@ -174,7 +186,9 @@ export async function restoreSnapshot(
     } catch (error) {
       failed.push(change.server);
       deps.logger?.warn({ err: error, server: change.server }, 'could not restore a server');
+      continue;
     }
+    pins += await restorePins(restore.pins, change.server, deps);
   }
   const at = deps.clock.now().toISOString();
   deps.logger?.warn({ restored, failed, damaged: restore.damagedPath }, 'database restored');
@@ -185,7 +199,22 @@ export async function restoreSnapshot(
     snapshotAt: restore.snapshotAt.toISOString(),
     restored,
     failed,
+    pins,
+    ...('missing' in restore.pins ? { pinsMissing: restore.pins.missing } : {}),
   };
+}
+
+/** A restored server's pins written back; how many (none when the store refused them). */
+async function restorePins(pins: ReadPins, server: string, deps: RestoreDeps): Promise<number> {
+  const records = 'pins' in pins ? (pins.pins.get(server) ?? []) : [];
+  if (records.length === 0) return 0;
+  try {
+    await deps.pins.restore(server, records);
+    return records.length;
+  } catch (error) {
+    deps.logger?.warn({ err: error, server }, 'could not restore the tool pins of a server');
+    return 0;
+  }
 }
 
 function restoredEntry(at: string, damagedPath: string, failed: readonly string[]): ActivityEntry {

@@ -98,6 +98,23 @@ export interface HeldTool {
   readonly detected_at: string;
 }
 
+/**
+ * One pin as the pin snapshot keeps it (daemon/pin-snapshot.ts), to be written back into
+ * a new database when the old one was damaged: the allowed definition, and the change
+ * waiting for review, if any.
+ */
+export interface PinRecord {
+  readonly key: string;
+  readonly hash: string;
+  readonly definition: JsonObject;
+  readonly pinned_at: string;
+  readonly pending?: {
+    readonly hash: string;
+    readonly definition: JsonObject;
+    readonly detected_at: string;
+  };
+}
+
 /** The command that shows a server's held-back tools and accepts them. */
 export function reviewCommand(server: string): string {
   return `coffer mcp review ${server}`;

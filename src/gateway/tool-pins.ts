@@ -10,6 +10,8 @@ export interface ToolPinsDeps {
    * listed before the change holds the tool back too, and its client relists.
    */
   readonly onChanged: (server: string) => void;
+  /** Tools of `server` were pinned for the first time (the pin snapshot follows). */
+  readonly onPinned?: (server: string) => void;
 }
 
 /** The action of the activity row a detected change writes (its accept is `tool.accept`). */
@@ -42,6 +44,7 @@ export class ToolPins {
       // A concurrent list may have pinned another definition first: compare with that one.
       const stored = await repository.pin(server, plan.pin);
       for (const tool of plan.pin) if (stored.get(tool.key) !== tool.hash) held.add(tool.key);
+      this.deps.onPinned?.(server);
     }
     for (const key of plan.reverted) await repository.clearChanged(server, key);
     let recorded = false;

@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Clock, JsonObject, PinnedEntry, ToolPinRepository } from '../domain/ports.js';
-import type { HeldTool, PinState } from '../domain/tool-pin.js';
-import type { Database } from './schema.js';
+import type {
+  Clock,
+  JsonObject,
+  PinArchive,
+  PinnedEntry,
+  ToolPinRepository,
+} from '../domain/ports.js';
+import type { HeldTool, PinRecord, PinState } from '../domain/tool-pin.js';
+import type { Database, McpToolPinsTable } from './schema.js';
 import { serverIdOf } from './server-rows.js';
 import { guarded } from './sqlite-errors.js';
 
@@ -20,8 +26,29 @@ function parsed(text: string | null): JsonObject {
   }
 }
 
+/** A row as the pin snapshot keeps it. */
+function recordOf(row: Omit<McpToolPinsTable, 'resource_id'>): PinRecord {
+  const pending =
+    row.pending_hash === null
+      ? {}
+      : {
+          pending: {
+            hash: row.pending_hash,
+            definition: parsed(row.pending_definition),
+            detected_at: row.detected_at ?? row.pinned_at,
+          },
+        };
+  return {
+    key: row.tool_key,
+    hash: row.hash,
+    definition: parsed(row.definition),
+    pinned_at: row.pinned_at,
+    ...pending,
+  };
+}
+
 /** Tool pins by server name at the port, by server id in the table. */
-export class SqliteToolPinRepository implements ToolPinRepository {
+export class SqliteToolPinRepository implements ToolPinRepository, PinArchive {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
@@ -146,5 +173,57 @@ export class SqliteToolPinRepository implements ToolPinRepository {
       const rows = await query.returning('tool_key').execute();
       return rows.map((row) => row.tool_key).sort();
     });
+  }
+
+  all(): Promise<ReadonlyMap<string, readonly PinRecord[]>> {
+    return guarded({}, async () => {
+      const rows = await this.db
+        .selectFrom(TABLE)
+        .innerJoin('mcp_servers', 'mcp_servers.id', `${TABLE}.resource_id`)
+        .select([
+          'mcp_servers.name as server',
+          'tool_key',
+          'hash',
+          'definition',
+          'pinned_at',
+          'pending_hash',
+          'pending_definition',
+          'detected_at',
+        ])
+        .orderBy('mcp_servers.name')
+        .orderBy('tool_key')
+        .execute();
+      const byServer = new Map<string, PinRecord[]>();
+      for (const { server, ...row } of rows) {
+        const records = byServer.get(server) ?? [];
+        records.push(recordOf(row));
+        byServer.set(server, records);
+      }
+      return byServer;
+    });
+  }
+
+  restore(server: string, records: readonly PinRecord[]): Promise<void> {
+    return guarded({ server }, () =>
+      this.db.transaction().execute(async (trx) => {
+        const id = await serverIdOf(trx, server);
+        for (const record of records)
+          await trx
+            .insertInto(TABLE)
+            .values({
+              resource_id: id,
+              tool_key: record.key,
+              hash: record.hash,
+              definition: JSON.stringify(record.definition),
+              pinned_at: record.pinned_at,
+              pending_hash: record.pending?.hash ?? null,
+              pending_definition:
+                record.pending === undefined ? null : JSON.stringify(record.pending.definition),
+              detected_at: record.pending?.detected_at ?? null,
+            })
+            .onConflict((c) => c.columns(['resource_id', 'tool_key']).doNothing())
+            .execute();
+      }),
+    );
   }
 }

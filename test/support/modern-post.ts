@@ -1,6 +1,9 @@
 import { mcpNameField } from '../../src/domain/mcp-envelope.js';
 import type { RunningDaemon } from './running-daemon.js';
 
+/** Where a daemon listens and its token: a RunningDaemon, or what daemon.json says. */
+export type DaemonAddress = Pick<RunningDaemon, 'baseUrl' | 'token'>;
+
 /** A JSON-RPC request as a 2026-07-28 client posts it (its `_meta` envelope already in params). */
 export interface ModernMessage {
   readonly jsonrpc: '2.0';
@@ -16,7 +19,7 @@ export interface ModernMessage {
  * from the first SSE event.
  */
 export async function postModernRaw(
-  daemon: RunningDaemon,
+  daemon: DaemonAddress,
   message: ModernMessage,
   path = '/mcp',
   extra: Record<string, string> = {},
@@ -43,7 +46,7 @@ export async function postModernRaw(
 
 /** postModernRaw's answer alone. */
 export async function postModern(
-  daemon: RunningDaemon,
+  daemon: DaemonAddress,
   message: ModernMessage,
   path = '/mcp',
 ): Promise<unknown> {

@@ -1,7 +1,7 @@
 /** Ports the store implements (src/store): servers, preferences, activity, process records. */
 import type { CapabilityPreference, CapabilityType } from '../capability.js';
 import type { ServerDefinition, ServerRecord } from '../server-definition.js';
-import type { HeldTool, PinState } from '../tool-pin.js';
+import type { HeldTool, PinRecord, PinState } from '../tool-pin.js';
 import type { ServerPolicies, ToolPolicy } from '../tool-policy.js';
 import type { JsonObject } from './upstream-port.js';
 
@@ -78,6 +78,17 @@ export interface ToolPinRepository {
   held(server: string): Promise<HeldTool[]>;
   /** The recorded changes become the pins (all, or `key`'s); returns the keys accepted. */
   accept(server: string, key?: string): Promise<string[]>;
+}
+
+/**
+ * The pins of every server at once, for the snapshot a damaged database is restored from
+ * (docs/RECOVERY.md): read whole, and written back into a new database.
+ */
+export interface PinArchive {
+  /** Every server's pins, by server name. */
+  all(): Promise<ReadonlyMap<string, readonly PinRecord[]>>;
+  /** Writes a server's pins back; a tool already pinned keeps its pin. */
+  restore(server: string, records: readonly PinRecord[]): Promise<void>;
 }
 
 export interface ActivityEntry {

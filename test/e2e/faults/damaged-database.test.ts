@@ -8,7 +8,14 @@ import {
   runCoffer,
   waitFor,
 } from '../../integration/daemon/daemon-harness.js';
+import { postModern } from '../../support/modern-post.js';
 import { fixtureServer } from '../../support/running-daemon.js';
+
+const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'damaged-database', version: '1' },
+};
 
 /**
  * A damaged coffer.db (a disk fault, a copy taken mid-write) as a user meets it: with the
@@ -39,14 +46,25 @@ async function registered(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
     const run = await runCoffer(args, env);
     expect(run.code, run.stderr).toBe(0);
   }
-  const snapshot = join(dir, 'config-snapshot.json');
-  await waitFor(() => {
+  // An agent's list pins the enabled tools (docs/SECURITY.md): the pin snapshot follows.
+  const { port, token } = JSON.parse(readFileSync(join(dir, 'daemon.json'), 'utf8')) as {
+    port: number;
+    token: string;
+  };
+  const listed = (await postModern(
+    { baseUrl: `http://127.0.0.1:${port}`, token },
+    { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_ENVELOPE } },
+  )) as { result?: { tools?: unknown[] } };
+  expect(listed.result?.tools?.length).toBeGreaterThan(0);
+  const holds = (file: string, text: string) => () => {
     try {
-      return readFileSync(snapshot, 'utf8').includes('"deny"');
+      return readFileSync(join(dir, file), 'utf8').includes(text) || undefined;
     } catch {
       return undefined;
     }
-  }, 'the snapshot to hold the policy');
+  };
+  await waitFor(holds('config-snapshot.json', '"deny"'), 'the snapshot to hold the policy');
+  await waitFor(holds('tool-pins-snapshot.json', '"key"'), 'the pin snapshot to hold a pin');
   expect((await runCoffer(['stop'], env)).code).toBe(0);
 }
 
@@ -93,6 +111,8 @@ describe('a damaged database', () => {
     ).findings.find((entry) => entry.code === 'DATABASE_RESTORED');
     expect(finding?.message).toContain(aside[0]);
     expect(finding?.message).toContain('restored 1 server from');
+    const pinsAfter = /(\d+) tool pins restored/.exec(finding?.message ?? '');
+    expect(Number(pinsAfter?.[1])).toBeGreaterThan(0);
     const activity = await runCoffer(['activity'], env);
     expect(activity.stdout).toContain('database.restore');
     // The fix says to delete the file set aside once content: the finding goes with it.

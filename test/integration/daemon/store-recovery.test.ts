@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   restoreSnapshot,
   type OpenedStore,
 } from '../../../src/daemon/store-recovery.js';
+import { pinSnapshotOf } from '../../../src/daemon/pin-snapshot.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { createRepositories } from '../../../src/store/repositories.js';
 import { FakeClock, makeTempDir, removeTempDir } from '../store/temp-store.js';
@@ -31,7 +32,11 @@ afterEach(async () => {
 const clock = new FakeClock('2026-12-07T10:00:00.000Z');
 
 function pathsIn(dir: string) {
-  return { database: join(dir, 'coffer.db'), configSnapshot: join(dir, 'config-snapshot.json') };
+  return {
+    database: join(dir, 'coffer.db'),
+    configSnapshot: join(dir, 'config-snapshot.json'),
+    pinSnapshot: join(dir, 'tool-pins-snapshot.json'),
+  };
 }
 
 async function open(dir: string): Promise<OpenedStore> {
@@ -40,7 +45,12 @@ async function open(dir: string): Promise<OpenedStore> {
   return result;
 }
 
-/** A home with one server, a switch and a policy, its snapshot written as the daemon does. */
+const hashOf = (digit: string) => digit.repeat(64);
+
+/**
+ * A home with one server, a switch, a policy and two tool pins (one with a change waiting
+ * for review), its snapshots written as the daemon writes them.
+ */
 async function seededHome(options: { snapshot?: boolean } = {}): Promise<string> {
   const dir = makeTempDir();
   dirs.push(dir);
@@ -61,8 +71,19 @@ async function seededHome(options: { snapshot?: boolean } = {}): Promise<string>
   });
   await repos.preferences.setEnabled('files', 'tool', ['write_file'], false);
   await repos.policies.setTool('files', 'delete_file', 'deny');
-  if (options.snapshot !== false)
+  await repos.pins.pin('files', [
+    { key: 'read_file', hash: hashOf('a'), definition: { name: 'read_file' } },
+    { key: 'move_file', hash: hashOf('b'), definition: { name: 'move_file' } },
+  ]);
+  await repos.pins.markChanged('files', {
+    key: 'move_file',
+    hash: hashOf('c'),
+    definition: { name: 'move_file', description: 'now deletes too' },
+  });
+  if (options.snapshot !== false) {
     writePrivateFile(pathsIn(dir).configSnapshot, JSON.stringify(await readConfig(repos)));
+    writePrivateFile(pathsIn(dir).pinSnapshot, JSON.stringify(await pinSnapshotOf(repos.pins)));
+  }
   await store.close();
   return dir;
 }
@@ -76,7 +97,12 @@ async function configOf(result: OpenedStore, activity: ActivityEntry[] = []) {
   const report =
     result.restore === undefined
       ? undefined
-      : await restoreSnapshot(result.restore, { stores: repos, activity: sink(activity), clock });
+      : await restoreSnapshot(result.restore, {
+          stores: repos,
+          pins: repos.pins,
+          activity: sink(activity),
+          clock,
+        });
   return { report, config: await readConfig(repos) };
 }
 
@@ -124,8 +150,25 @@ describe('the database at the daemon start', () => {
       damagedPath: join(dir, aside[0]!),
       restored: ['files'],
       failed: [],
+      pins: 2,
       snapshotAt: statSync(pathsIn(dir).configSnapshot).mtime.toISOString(),
     });
+    expect(report?.pinsMissing).toBeUndefined();
+    // The pins came back as they were: a changed tool is still held for review.
+    const pins = createRepositories(result.store, clock).pins;
+    expect(await pins.states('files')).toEqual(
+      new Map([
+        ['move_file', { hash: hashOf('b'), pending_hash: hashOf('c') }],
+        ['read_file', { hash: hashOf('a'), pending_hash: null }],
+      ]),
+    );
+    expect(await pins.held('files')).toMatchObject([
+      {
+        key: 'move_file',
+        pinned: { name: 'move_file' },
+        changed: { description: 'now deletes too' },
+      },
+    ]);
     expect(activity).toMatchObject([
       {
         action: 'database.restore',
@@ -191,6 +234,23 @@ describe('the database at the daemon start', () => {
     expect(setAsideIn(dir)).toEqual([]);
   });
 
+  it('restores without pins when their snapshot is missing or unreadable, and says why', async () => {
+    for (const [write, why] of [
+      [undefined, 'there is no tool-pins-snapshot.json'],
+      [
+        '{"version": 1, "servers": {"files": [{"key": "x"}]}}',
+        'tool-pins-snapshot.json cannot be read',
+      ],
+    ] as const) {
+      const dir = await seededHome();
+      if (write === undefined) rmSync(pathsIn(dir).pinSnapshot);
+      else writeFileSync(pathsIn(dir).pinSnapshot, write);
+      damage(pathsIn(dir).database, 0, 4096);
+      const { report } = await configOf(await open(dir));
+      expect(report).toMatchObject({ restored: ['files'], pins: 0, pinsMissing: why });
+    }
+  });
+
   it('restores the servers it can when the new database refuses one, and says which', async () => {
     const dir = await seededHome();
     const snapshot = JSON.parse(readFileSync(pathsIn(dir).configSnapshot, 'utf8')) as {
@@ -216,6 +276,7 @@ describe('the database at the daemon start', () => {
     const activity: ActivityEntry[] = [];
     const report = await restoreSnapshot(result.restore!, {
       stores,
+      pins: repos.pins,
       activity: sink(activity),
       clock,
     });

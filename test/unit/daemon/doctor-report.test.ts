@@ -362,6 +362,7 @@ describe('the doctor report', () => {
               snapshotAt: '2025-12-31T23:59:00.000Z',
               restored: ['files', 'github'],
               failed: ['notes'],
+              pins: 12,
             }
           : undefined,
     });
@@ -375,9 +376,28 @@ describe('the doctor report', () => {
       'set it aside as /home/me/.coffer/coffer.db.damaged-2026-01-01T00-00-00-000Z and restored 2 servers from the configuration snapshot of 2025-12-31T23:59:00.000Z',
     );
     expect(finding?.message).toContain('could not restore notes');
+    expect(finding?.message).toContain('12 tool pins restored');
     expect(finding?.fix).toContain('delete /home/me/.coffer/coffer.db.damaged-');
     aside = false; // the user deleted the file set aside: the notice goes
     expect((await report()).findings).toEqual([]);
+  });
+
+  it('says when the tool pins could not be restored, and what that means', async () => {
+    const { report } = doctor([], {
+      restored: () => ({
+        at: '2026-01-01T00:00:00.000Z',
+        damagedPath: '/home/me/.coffer/coffer.db.damaged-2026-01-01T00-00-00-000Z',
+        snapshotAt: '2025-12-31T23:59:00.000Z',
+        restored: ['files'],
+        failed: [],
+        pins: 0,
+        pinsMissing: 'there is no tool-pins-snapshot.json',
+      }),
+    });
+    const [finding] = (await report()).findings;
+    expect(finding?.message).toContain(
+      'tool pins not restored (there is no tool-pins-snapshot.json): each tool is pinned again at its next listing',
+    );
   });
 
   it('warns while the configuration snapshot cannot be written, and says why', async () => {

@@ -15,12 +15,14 @@ function setup() {
   const repository = new MemoryPins();
   const activity: ActivityEntry[] = [];
   const changed: string[] = [];
+  const pinned: string[] = [];
   const clock = new ManualClock();
   const pins = new ToolPins({
     repository,
     activity: { record: (entry) => activity.push(entry) },
     clock,
     onChanged: (server) => changed.push(server),
+    onPinned: (server) => pinned.push(server),
   });
   const check = (items: JsonObject[], enabled = true) =>
     pins.check(
@@ -28,7 +30,7 @@ function setup() {
       items.map((item) => ({ key: item['name'] as string, item })),
       new Map(items.map((item) => [item['name'] as string, enabled])),
     );
-  return { repository, activity, changed, clock, check, pins };
+  return { repository, activity, changed, pinned, clock, check, pins };
 }
 
 describe('ToolPins', () => {
@@ -38,6 +40,8 @@ describe('ToolPins', () => {
     expect(t.repository.rows.get('web/fetch')?.hash).toBe(definitionHash(fetchTool('Fetches')));
     expect([...(await t.check([fetchTool('Fetches')]))]).toEqual([]);
     expect(t.activity).toEqual([]);
+    // The pin snapshot follows the first pin only: the second list pinned nothing.
+    expect(t.pinned).toEqual(['web']);
   });
 
   it('does not pin a disabled tool: it is pinned as it is when it is enabled', async () => {
