@@ -29,7 +29,7 @@ const UPSTREAM_TTL_MS = 60 * 60_000;
  * answers with the task instead: a quick tool answers at once, as a plain call would,
  * rather than costing its client a poll.
  */
-export const IMMEDIATE_RESULT_MS = 250;
+const IMMEDIATE_RESULT_MS = 250;
 
 export interface TaskExtensionDeps {
   /** The stateless service's task relay: its tasks, ids and upstream connections. */
