@@ -79,7 +79,7 @@ function mirroredCapabilities(upstream: JsonObject, era: DeclaredEra): JsonObjec
 }
 
 /** The upstream runs tools/call as 2025-11-25 tasks: the extension can be served for it. */
-function runsToolTasks(upstream: JsonObject): boolean {
+export function runsToolTasks(upstream: JsonObject): boolean {
   const tasks = upstream['tasks'];
   const requests = isObject(tasks) ? tasks['requests'] : undefined;
   const tools = isObject(requests) ? requests['tools'] : undefined;

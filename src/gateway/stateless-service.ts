@@ -5,6 +5,7 @@ import { newTraceContext } from '../observability/trace-context.js';
 import { LIST_CHANGED } from './capability-kinds.js';
 import {
   MODERN_AGGREGATED_CAPABILITIES,
+  runsToolTasks,
   singleServerCapabilities,
 } from './declared-capabilities.js';
 import type { GatewayContext } from './gateway-context.js';
@@ -124,6 +125,11 @@ export class StatelessService {
               builtins?.handles('tools/call', { name }) === true
                 ? undefined
                 : (await catalog.resolve('tool', name))?.item,
+            runsTasks: async (name) => {
+              const route = await catalog.resolve('tool', name);
+              if (route === undefined) return false;
+              return runsToolTasks((await this.parts.pool.get(route.server)).serverCapabilities);
+            },
           }),
           lists: new ListAnswers(this.parts.listing, this.serialized),
           modern: new ModernResults(this.serialized),

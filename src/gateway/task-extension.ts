@@ -36,6 +36,12 @@ export interface TaskExtensionDeps {
   readonly relay: TaskRelay;
   /** The upstream tool behind an exposed name, as listed; undefined for any other name. */
   readonly tool: (name: string) => Promise<JsonObject | undefined>;
+  /**
+   * Whether the upstream behind an exposed tool name declares task-augmented tools/call
+   * (absent: it does). A tool that may run either way is asked as a task only there: the
+   * 2025-11-25 spec has a requestor not augment what the receiver did not declare.
+   */
+  readonly runsTasks?: (name: string) => Promise<boolean>;
   /** The task (by Coffer's id) changed in a way its upstream announces to nobody. */
   readonly changed?: (taskId: string) => void;
   /** Ends the wait of IMMEDIATE_RESULT_MS; tests pass one they run by hand. */
@@ -90,7 +96,7 @@ export class TaskExtension {
     const name = params?.['name'];
     const tool =
       typeof name === 'string' ? await this.deps.tool(name).catch(() => undefined) : undefined;
-    const support = tool === undefined ? 'forbidden' : taskSupportOf(tool);
+    const support = tool === undefined ? 'forbidden' : await this.supportOf(String(name), tool);
     const declared = declaresTasks(params);
     if (support === 'forbidden' || (support === 'optional' && !declared))
       return run(withoutTaskParam(params));
@@ -102,6 +108,13 @@ export class TaskExtension {
     if (!isObject(task)) return answer;
     const created = { ...modernTask(task), resultType: 'task' };
     return support === 'optional' ? this.soonOrTask(created) : created;
+  }
+
+  /** How the tool runs as a task here: "optional" only where its upstream declares tasks. */
+  private async supportOf(name: string, tool: JsonObject) {
+    const support = taskSupportOf(tool);
+    if (support !== 'optional' || this.deps.runsTasks === undefined) return support;
+    return (await this.deps.runsTasks(name).catch(() => false)) ? support : 'forbidden';
   }
 
   /** The task's result if it ends within IMMEDIATE_RESULT_MS, else the task itself. */

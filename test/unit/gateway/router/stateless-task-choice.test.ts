@@ -65,6 +65,14 @@ describe('a tool that may run as a task', () => {
     });
   });
 
+  it('runs as a plain call where its upstream declares no task-augmented tools/call', async () => {
+    const { ask, upstreams } = start({ declaresTasks: false });
+    const answer = await ask('tools/call', { name: 'fx__quick', arguments: {} });
+    expect(answer.result).toMatchObject({ resultType: 'complete', content: [{ text: 'plain' }] });
+    const call = upstreams.latest('fx').calledWith('tools/call')[0];
+    expect(call?.params?.['task']).toBeUndefined();
+  });
+
   it('runs as a plain call for a client without the extension', async () => {
     const { ask, upstreams } = start();
     const answer = await ask('tools/call', { name: 'fx__quick', arguments: {} }, false);

@@ -122,15 +122,20 @@ export async function stopTasks(): Promise<void> {
   service = undefined;
 }
 
-/** A stateless service over one fake task upstream, and a client of it. */
-export function start() {
+/**
+ * A stateless service over one fake task upstream, and a client of it. The upstream
+ * declares task-augmented tools/call unless `declaresTasks` is false.
+ */
+export function start({ declaresTasks = true } = {}) {
   const clock = new ManualClock();
   const tasks = new TaskRegistry({ clock, every: () => () => undefined });
   const server = taskServer(() => upstreams);
   const timers = manualSchedule();
+  const tasksCapability = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
   const { context, upstreams } = fakeGatewayContext(
     { fx: server.script },
     { clock, tasks, schedule: timers.schedule },
+    { fx: { tools: { listChanged: true }, ...(declaresTasks ? tasksCapability : {}) } },
   );
   service = new StatelessService({ context, scope: { kind: 'aggregated' } });
   let id = 0;
