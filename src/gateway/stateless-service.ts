@@ -104,7 +104,10 @@ export class StatelessService {
       },
       lost: (server) => this.subscriptions.renew(ownedBy(this.options.scope, server)),
     });
-    const { catalog, builtins } = this.parts;
+    const results =
+      context.resultLimit === undefined
+        ? undefined
+        : new OversizedResults(context.resultLimit, context.clock);
     this.methods = withCallers(
       this.logs.wrap(
         statelessMethods({
@@ -116,21 +119,7 @@ export class StatelessService {
           subscriptions: this.subscriptions,
           bridge: this.requests,
           stopping: this.stopping,
-          tasks: new TaskExtension({
-            relay: this.parts.tasks,
-            changed: (taskId) => this.feed.changed(taskId),
-            redact: (result) => this.parts.relay.redactLate(result),
-            ...(context.schedule === undefined ? {} : { schedule: context.schedule }),
-            tool: async (name) =>
-              builtins?.handles('tools/call', { name }) === true
-                ? undefined
-                : (await catalog.resolve('tool', name))?.item,
-            runsTasks: async (name) => {
-              const route = await catalog.resolve('tool', name);
-              if (route === undefined) return false;
-              return runsToolTasks((await this.parts.pool.get(route.server)).serverCapabilities);
-            },
-          }),
+          tasks: this.taskExtension(results),
           lists: new ListAnswers(this.parts.listing, this.serialized),
           modern: new ModernResults(this.serialized),
           catalog: this.parts.listing,
@@ -138,12 +127,35 @@ export class StatelessService {
           skills: this.parts.skills,
           ...(this.parts.builtins === undefined ? {} : { builtins: this.parts.builtins }),
           pool: this.parts.pool,
-          ...(context.resultLimit && {
-            results: new OversizedResults(context.resultLimit, context.clock),
-          }),
+          ...(results === undefined ? {} : { results }),
         }),
       ),
     );
+  }
+
+  /** The tasks extension over this endpoint's upstreams (docs/TASKS.md). */
+  private taskExtension(results: OversizedResults | undefined): TaskExtension {
+    const { catalog, builtins, relay, pool } = this.parts;
+    const { schedule } = this.options.context;
+    return new TaskExtension({
+      relay: this.parts.tasks,
+      changed: (taskId) => this.feed.changed(taskId),
+      // A result answered as the call's own is finished as a call's result is.
+      finish: async (result) => {
+        const redacted = await relay.redactLate(result);
+        return results === undefined ? redacted : results.fit(redacted);
+      },
+      ...(schedule === undefined ? {} : { schedule }),
+      tool: async (name) =>
+        builtins?.handles('tools/call', { name }) === true
+          ? undefined
+          : (await catalog.resolve('tool', name))?.item,
+      runsTasks: async (name) => {
+        const route = await catalog.resolve('tool', name);
+        if (route === undefined) return false;
+        return runsToolTasks((await pool.get(route.server)).serverCapabilities);
+      },
+    });
   }
 
   /**

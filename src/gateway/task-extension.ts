@@ -46,8 +46,11 @@ export interface TaskExtensionDeps {
   readonly changed?: (taskId: string) => void;
   /** Ends the wait of IMMEDIATE_RESULT_MS; tests pass one they run by hand. */
   readonly schedule?: Schedule;
-  /** A task's result answered as the call's own passes the secret guard (TargetRelay). */
-  readonly redact?: (result: JsonObject) => Promise<JsonObject>;
+  /**
+   * A task's result answered as the call's own is finished as a relayed call's result is:
+   * the secret guard's redaction, and the cut of a result over the budget.
+   */
+  readonly finish?: (result: JsonObject) => Promise<JsonObject>;
 }
 
 interface Question {
@@ -131,7 +134,7 @@ export class TaskExtension {
     const soon = await Promise.race([outcome, late]);
     cancel();
     if (soon?.status !== 'completed') return created;
-    return this.deps.redact === undefined ? soon.result : this.deps.redact(soon.result);
+    return this.deps.finish === undefined ? soon.result : this.deps.finish(soon.result);
   }
 
   /** tasks/get: the task now, with its result or error once it ended. */

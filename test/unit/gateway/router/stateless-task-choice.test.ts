@@ -29,6 +29,16 @@ describe('a tool that may run as a task', () => {
     expect(timers.pending()).toBe(0);
   });
 
+  it('cuts a result it answers at once when it is over the budget, as a plain call’s', async () => {
+    const { ask, ends } = start({ resultLimit: { budgetTokens: 1_000, ttlMs: 60_000 } });
+    ends(() => ({ content: [{ type: 'text', text: 'x'.repeat(20_000) }] }));
+    const answer = await ask('tools/call', { name: 'fx__quick', arguments: {} });
+    expect(answer.error).toBeUndefined();
+    expect(answer.result?.['resultType']).toBe('complete');
+    expect(JSON.stringify(answer.result).length).toBeLessThan(5_000);
+    expect(JSON.stringify(answer.result)).toContain('coffer://coffer/results/');
+  });
+
   it('answers with the task when it has not ended by then, and tasks/get embeds its result later', async () => {
     const { ask, holds, upstreams, timers } = start();
     const finish = holds();

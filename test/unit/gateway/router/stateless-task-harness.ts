@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { Cancellation } from '../../../../src/domain/cancel-signal.js';
 import { UpstreamRpcError, type JsonObject, type Schedule } from '../../../../src/domain/ports.js';
 import { RELATED_TASK_KEY } from '../../../../src/domain/task-ids.js';
+import type { GatewayContext } from '../../../../src/gateway/gateway-context.js';
 import { StatelessService } from '../../../../src/gateway/stateless-service.js';
 import { TaskRegistry } from '../../../../src/gateway/task-registry.js';
 import type { FakeConnector, Script } from './fake-upstream.js';
@@ -126,7 +127,10 @@ export async function stopTasks(): Promise<void> {
  * A stateless service over one fake task upstream, and a client of it. The upstream
  * declares task-augmented tools/call unless `declaresTasks` is false.
  */
-export function start({ declaresTasks = true } = {}) {
+export function start({
+  declaresTasks = true,
+  resultLimit,
+}: { declaresTasks?: boolean; resultLimit?: GatewayContext['resultLimit'] } = {}) {
   const clock = new ManualClock();
   const tasks = new TaskRegistry({ clock, every: () => () => undefined });
   const server = taskServer(() => upstreams);
@@ -134,7 +138,7 @@ export function start({ declaresTasks = true } = {}) {
   const tasksCapability = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
   const { context, upstreams } = fakeGatewayContext(
     { fx: server.script },
-    { clock, tasks, schedule: timers.schedule },
+    { clock, tasks, schedule: timers.schedule, ...(resultLimit && { resultLimit }) },
     { fx: { tools: { listChanged: true }, ...(declaresTasks ? tasksCapability : {}) } },
   );
   service = new StatelessService({ context, scope: { kind: 'aggregated' } });
