@@ -47,8 +47,9 @@ export interface TaskExtensionDeps {
   /** Ends the wait of IMMEDIATE_RESULT_MS; tests pass one they run by hand. */
   readonly schedule?: Schedule;
   /**
-   * A task's result answered as the call's own is finished as a relayed call's result is:
-   * the secret guard's redaction, and the cut of a result over the budget.
+   * A task's result, answered as the call's own or embedded in tasks/get, is finished as
+   * a relayed call's result is: the secret guard's redaction, and the cut of a result
+   * over the budget (kept once: later polls answer the same).
    */
   readonly finish?: (result: JsonObject) => Promise<JsonObject>;
 }
@@ -133,8 +134,13 @@ export class TaskExtension {
     });
     const soon = await Promise.race([outcome, late]);
     cancel();
-    if (soon?.status !== 'completed') return created;
-    return this.deps.finish === undefined ? soon.result : this.deps.finish(soon.result);
+    return soon?.status === 'completed' ? (await this.finished(soon)).result : created;
+  }
+
+  /** An outcome whose result reaches the client: finished as a relayed call's result. */
+  private async finished<T extends TaskOutcome>(outcome: T): Promise<T> {
+    if (outcome.status !== 'completed' || this.deps.finish === undefined) return outcome;
+    return { ...outcome, result: await this.deps.finish(outcome.result) };
   }
 
   /** tasks/get: the task now, with its result or error once it ended. */
@@ -146,7 +152,7 @@ export class TaskExtension {
       await this.deps.relay.forward('tasks/get', { taskId: entry.id }, options),
     );
     if (task['status'] === 'completed' || task['status'] === 'failed') {
-      state.final = { ...task, ...(await this.fetch(entry, state)) };
+      state.final = { ...task, ...(await this.finished(await this.fetch(entry, state))) };
       return state.final;
     }
     if (task['status'] !== 'input_required') return task;

@@ -71,7 +71,12 @@ export function sessionMethods(parts: SessionMethodParts): MethodTable {
         relayedMethods(parts, (call) => taskCreatingCall(parts.tasks, call)),
         parts.subscriptions,
       ),
-      ...redactedTaskResults(parts.relay, 'tasks/result', tasksHandlers(parts.tasks)),
+      ...redactedTaskResults(
+        parts.relay,
+        'tasks/result',
+        tasksHandlers(parts.tasks),
+        parts.results,
+      ),
     ],
     [
       ['notifications/initialized', () => undefined],
@@ -138,16 +143,24 @@ function modernHandler(method: string, handler: RequestHandler): RequestHandler 
   return handler;
 }
 
-/** The task method that carries a task's outcome passes the secret guard's redaction. */
+/**
+ * The task method that carries a task's outcome passes the secret guard's redaction and,
+ * given `results`, the cut of a result over the budget, as a relayed call's result does
+ * (the 2026-07-28 extension cuts the result it embeds itself: TaskExtension).
+ */
 function redactedTaskResults(
   relay: TargetRelay,
   outcome: string,
   handlers: (readonly [string, RequestHandler])[],
+  results?: OversizedResults,
 ): (readonly [string, RequestHandler])[] {
   return handlers.map(([method, handler]) => [
     method,
     method === outcome
-      ? async (params, context) => relay.redactLate(await handler(params, context))
+      ? async (params, context) => {
+          const redacted = await relay.redactLate(await handler(params, context));
+          return results === undefined ? redacted : results.fit(redacted);
+        }
       : handler,
   ]);
 }

@@ -225,4 +225,24 @@ describe('tasks through a session', () => {
     const gone = await later.client.request(1, 'tasks/get', { taskId: id });
     expect(errorOf(gone)).toMatchObject({ data: { coffer_code: 'TASK_NOT_FOUND' } });
   });
+
+  it('cuts a task result over the result budget, as a relayed call’s result', async () => {
+    const { script } = taskServer();
+    script['tasks/result'] = () => ({ content: [{ type: 'text', text: 'x'.repeat(20_000) }] });
+    const clock = new ManualClock();
+    const tasks = new TaskRegistry({ clock, every: () => () => undefined });
+    const resultLimit = { budgetTokens: 1_000, ttlMs: 60_000 };
+    const harness = await startSession(
+      { fx: script },
+      { kind: 'aggregated' },
+      { clock, tasks, resultLimit },
+    );
+    harnesses.push(harness);
+    await harness.initialize(taskCapable);
+    const id = await createTask(harness, 2);
+    const result = await harness.client.request(3, 'tasks/result', { taskId: id });
+    const text = JSON.stringify(result['result']);
+    expect(text.length).toBeLessThan(5_000);
+    expect(text).toContain('coffer://coffer/results/');
+  });
 });

@@ -104,4 +104,17 @@ describe('the 2026-07-28 tasks extension over a 2025-11-25 upstream', () => {
     const update = await ask('tasks/update', { taskId: 'nope', inputResponses: {} });
     expect(update.error?.data).toMatchObject({ coffer_code: 'TASK_NOT_FOUND' });
   });
+
+  it('cuts an embedded result over the result budget once, and answers every poll the same', async () => {
+    const { ask, ends } = start({ resultLimit: { budgetTokens: 1_000, ttlMs: 60_000 } });
+    const taskId = await created(ask);
+    ends(() => ({ content: [{ type: 'text', text: 'x'.repeat(20_000) }] }));
+    const first = await ask('tasks/get', { taskId });
+    expect(first.result).toMatchObject({ status: 'completed' });
+    const embedded = JSON.stringify(first.result?.['result']);
+    expect(embedded.length).toBeLessThan(5_000);
+    expect(embedded).toContain('coffer://coffer/results/');
+    const again = await ask('tasks/get', { taskId });
+    expect(JSON.stringify(again.result?.['result'])).toBe(embedded);
+  });
 });
