@@ -4,6 +4,19 @@ import type { RunningDaemon } from './running-daemon.js';
 /** Where a daemon listens and its token: a RunningDaemon, or what daemon.json says. */
 export type DaemonAddress = Pick<RunningDaemon, 'baseUrl' | 'token'>;
 
+/**
+ * The `_meta` envelope a 2026-07-28 client puts in each request: its version, what it
+ * declares (`extensions`, by id) and who it is.
+ */
+export function modernEnvelope(client: string, extensions: Record<string, object> = {}) {
+  const declared = Object.keys(extensions).length === 0 ? {} : { extensions };
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': declared,
+    'io.modelcontextprotocol/clientInfo': { name: client, version: '1' },
+  };
+}
+
 /** A JSON-RPC request as a 2026-07-28 client posts it (its `_meta` envelope already in params). */
 export interface ModernMessage {
   readonly jsonrpc: '2.0';

@@ -8,14 +8,8 @@ import {
   runCoffer,
   waitFor,
 } from '../../integration/daemon/daemon-harness.js';
-import { postModern } from '../../support/modern-post.js';
+import { modernEnvelope, postModern } from '../../support/modern-post.js';
 import { fixtureServer } from '../../support/running-daemon.js';
-
-const MODERN_ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'damaged-database', version: '1' },
-};
 
 /**
  * A damaged coffer.db (a disk fault, a copy taken mid-write) as a user meets it: with the
@@ -53,7 +47,12 @@ async function registered(env: NodeJS.ProcessEnv, dir: string): Promise<void> {
   };
   const listed = (await postModern(
     { baseUrl: `http://127.0.0.1:${port}`, token },
-    { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_ENVELOPE } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: modernEnvelope('damaged-database') },
+    },
   )) as { result?: { tools?: unknown[] } };
   expect(listed.result?.tools?.length).toBeGreaterThan(0);
   const holds = (file: string, text: string) => () => {

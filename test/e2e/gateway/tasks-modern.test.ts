@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShimClient } from '../../integration/shim/support/shim-client.js';
 import { eventually } from '../../support/eventually.js';
 import { addEverything } from '../../support/everything-server.js';
-import { postModern } from '../../support/modern-post.js';
+import { modernEnvelope, postModern } from '../../support/modern-post.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 /**
@@ -12,7 +12,6 @@ import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js
  * wire as a 2026-07-28 client sends it: the envelope in `_meta`, the standard headers.
  */
 
-const VERSION = '2026-07-28';
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 const research = 'everything__simulate-research-query';
 const coffersId = /^everything__[0-9a-f]{32}$/;
@@ -23,11 +22,7 @@ type Answer = { result?: Json; error?: { code: number; message: string; data?: J
 type Send = (method: string, params: Record<string, unknown>, tasks?: boolean) => Promise<Answer>;
 
 function envelope(tasks: boolean) {
-  return {
-    'io.modelcontextprotocol/protocolVersion': VERSION,
-    'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [EXTENSION]: {} } } : {},
-    'io.modelcontextprotocol/clientInfo': { name: 'tasks-modern', version: '1' },
-  };
+  return modernEnvelope('tasks-modern', tasks ? { [EXTENSION]: {} } : {});
 }
 
 let daemon: RunningDaemon;

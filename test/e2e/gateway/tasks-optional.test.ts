@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import { postModern } from '../../support/modern-post.js';
+import { modernEnvelope, postModern } from '../../support/modern-post.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 
 /**
@@ -21,11 +21,7 @@ let daemon: RunningDaemon;
 let nextId = 1;
 
 async function send(method: string, params: Json, tasks = true): Promise<Answer> {
-  const _meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [EXTENSION]: {} } } : {},
-    'io.modelcontextprotocol/clientInfo': { name: 'tasks-optional', version: '1' },
-  };
+  const _meta = modernEnvelope('tasks-optional', tasks ? { [EXTENSION]: {} } : {});
   const request = { jsonrpc: '2.0' as const, id: nextId++, method, params: { ...params, _meta } };
   return (await postModern(daemon, request, '/mcp')) as Answer;
 }
