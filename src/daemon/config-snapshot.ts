@@ -1,6 +1,13 @@
+import { basename } from 'node:path';
 import { writePrivateFile } from '../config/private-files.js';
 import { systemSchedule, type DaemonEvent, type Schedule } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
+
+/** A snapshot file the daemon could not write lately, and why. */
+export interface SnapshotFailure {
+  readonly file: string;
+  readonly why: string;
+}
 
 export interface ConfigSnapshotOptions {
   /** `<home>/config-snapshot.json` (or `tool-pins-snapshot.json`, kept the same way). */
@@ -41,9 +48,11 @@ export class ConfigSnapshot {
     return true;
   }
 
-  /** Why the last write failed (an error code, `EACCES`), until one succeeds. */
-  lastFailure(): string | undefined {
-    return this.failure;
+  /** Which file failed and why (an error code, `EACCES`), until a write succeeds. */
+  lastFailure(): SnapshotFailure | undefined {
+    return this.failure === undefined
+      ? undefined
+      : { file: basename(this.options.path), why: this.failure };
   }
 
   /** A change was made: write within `delayMs`, once for the whole burst. */

@@ -9,6 +9,7 @@ import {
 import { secretKey, secretRefsOf, type ServerRecord } from '../domain/server-definition.js';
 import { sameLaunch } from '../domain/same-launch.js';
 import { reviewCommand } from '../domain/tool-pin.js';
+import type { SnapshotFailure } from './config-snapshot.js';
 import type { RestoreReport } from './store-recovery.js';
 
 /**
@@ -67,13 +68,14 @@ export function restoredFinding(restore: RestoreReport): DoctorFinding {
   };
 }
 
-/** The snapshot a damaged database is restored from could not be written. */
-export function snapshotFinding(why: string): DoctorFinding {
+/** A snapshot a damaged database is restored from could not be written. */
+export function snapshotFinding({ file, why }: SnapshotFailure): DoctorFinding {
+  const lost = file === 'config-snapshot.json' ? 'your servers' : 'your tool pins';
   return {
     code: 'SNAPSHOT_FAILING',
     level: 'warn',
     subject: 'database',
-    message: `config-snapshot.json could not be written (${why}): if coffer.db were damaged now, your servers could not be restored from it`,
+    message: `${file} could not be written (${why}): if coffer.db were damaged now, ${lost} could not be restored from it`,
     fix: 'make the Coffer home writable and give it disk space; the next change writes it again, or restart: coffer stop',
   };
 }

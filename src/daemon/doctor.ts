@@ -20,6 +20,7 @@ import {
   restoredFinding,
   snapshotFinding,
 } from './doctor-findings.js';
+import type { SnapshotFailure } from './config-snapshot.js';
 import type { RestoreReport } from './store-recovery.js';
 
 export interface DoctorDeps {
@@ -51,8 +52,8 @@ export interface DoctorDeps {
    * the damaged file is still there to be looked at.
    */
   readonly restored?: () => RestoreReport | undefined;
-  /** Why the configuration snapshot could not be written lately (config-snapshot.ts). */
-  readonly snapshotFailure?: () => string | undefined;
+  /** A snapshot (configuration or tool pins) that could not be written lately. */
+  readonly snapshotFailure?: () => SnapshotFailure | undefined;
   /** The agents' files, checked from the daemon's folder (src/agents/agent-doctor.ts). */
   readonly agents?: () => Promise<{
     readonly agents: readonly DoctorAgent[];

@@ -283,7 +283,7 @@ export const createServices: CreateServices = async ({
       heldTools: async (server) => [...(await pins.waiting(server))],
       restored: () =>
         restored !== undefined && existsSync(restored.damagedPath) ? restored : undefined,
-      snapshotFailure: () => snapshot.lastFailure(),
+      snapshotFailure: () => snapshot.lastFailure() ?? pinSnapshot.lastFailure(),
       codeReplaced: () => code.replaced(),
       agents: () =>
         agentSetup.doctor({ port, token }).catch((error: unknown) => {

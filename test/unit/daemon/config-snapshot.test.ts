@@ -129,7 +129,7 @@ describe('ConfigSnapshot', () => {
     await expect(snapshot.flush()).resolves.toBeUndefined();
     expect(written).toEqual([]);
     expect(warnings).toHaveLength(1);
-    expect(snapshot.lastFailure()).toBe('ENOSPC');
+    expect(snapshot.lastFailure()).toEqual({ file: 'config-snapshot.json', why: 'ENOSPC' });
     snapshot.changed();
     timers.runDue();
     await settle(snapshot);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SnapshotFailure } from '../../../src/daemon/config-snapshot.js';
 import { createDoctor, type DoctorDeps } from '../../../src/daemon/doctor.js';
 import { nodeFinding } from '../../../src/daemon/doctor-findings.js';
 import { CofferError } from '../../../src/domain/errors.js';
@@ -401,7 +402,7 @@ describe('the doctor report', () => {
   });
 
   it('warns while the configuration snapshot cannot be written, and says why', async () => {
-    let failure: string | undefined = 'EACCES';
+    let failure: SnapshotFailure | undefined = { file: 'config-snapshot.json', why: 'EACCES' };
     const { report } = doctor([], { snapshotFailure: () => failure });
     expect((await report()).findings).toEqual([
       {
@@ -412,6 +413,10 @@ describe('the doctor report', () => {
         fix: expect.stringContaining('make the Coffer home writable'),
       },
     ]);
+    failure = { file: 'tool-pins-snapshot.json', why: 'ENOSPC' };
+    expect((await report()).findings[0]?.message).toBe(
+      'tool-pins-snapshot.json could not be written (ENOSPC): if coffer.db were damaged now, your tool pins could not be restored from it',
+    );
     failure = undefined;
     expect((await report()).findings).toEqual([]);
   });
