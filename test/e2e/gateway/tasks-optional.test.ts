@@ -29,6 +29,17 @@ async function send(method: string, params: Json, tasks = true): Promise<Answer>
 const compute = (seconds: number, tasks = true) =>
   send('tools/call', { name: 'jobs__slow_compute', arguments: { seconds, label: 'e2e' } }, tasks);
 
+/** The result a created task embeds once tasks/get finds it completed. */
+async function ended(created: Answer): Promise<Json | undefined> {
+  const taskId = String(created.result?.['taskId']);
+  const done = await eventually(async () => {
+    const polled = await send('tasks/get', { taskId });
+    expect(polled.result?.['status']).toBe('completed');
+    return polled.result!;
+  });
+  return done['result'] as Json | undefined;
+}
+
 beforeAll(async () => {
   daemon = await startDaemon();
   const added = await daemon.api('POST', '/servers', {
@@ -45,14 +56,18 @@ afterAll(async () => {
 });
 
 describe('a tool that may run as a task, on /mcp', () => {
-  it('answers a quick call with its result, not a task', async () => {
+  it('answers a quick call with its result', async () => {
     const quick = await compute(0);
     expect(quick.error).toBeUndefined();
-    expect(quick.result).toMatchObject({
+    // At once when the task ends within Coffer's short wait, as it does on an idle machine;
+    // on one too busy for that, through the task. Which one is the unit tests' to pin
+    // down (stateless-task-choice.test.ts, on a clock they run by hand), not the load's.
+    const result = quick.result?.['resultType'] === 'task' ? await ended(quick) : quick.result;
+    expect(result).toMatchObject({
       resultType: 'complete',
       content: [{ type: 'text', text: 'computed e2e in 0s' }],
     });
-    expect(quick.result?.['taskId']).toBeUndefined();
+    expect(result?.['taskId']).toBeUndefined();
   });
 
   it('answers a slow call with a task whose result tasks/get embeds, and acknowledges its cancel after the end', async () => {
@@ -60,12 +75,7 @@ describe('a tool that may run as a task, on /mcp', () => {
     expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
     const taskId = String(created.result?.['taskId']);
     expect(taskId).toMatch(/^jobs__[0-9a-f]{32}$/);
-    const done = await eventually(async () => {
-      const polled = await send('tasks/get', { taskId });
-      expect(polled.result?.['status']).toBe('completed');
-      return polled.result!;
-    });
-    expect(done['result']).toMatchObject({ content: [{ text: 'computed e2e in 1s' }] });
+    expect(await ended(created)).toMatchObject({ content: [{ text: 'computed e2e in 1s' }] });
     // The 2025-11-25 upstream refuses to cancel an ended task; the extension acknowledges.
     expect((await send('tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
     expect((await send('tasks/get', { taskId })).result).toMatchObject({ status: 'completed' });
