@@ -141,10 +141,7 @@ export class StatelessService {
       relay: this.parts.tasks,
       changed: (taskId) => this.feed.changed(taskId),
       // A result answered as the call's own is finished as a call's result is.
-      finish: async (result) => {
-        const redacted = await relay.redactLate(result);
-        return results === undefined ? redacted : results.fit(redacted);
-      },
+      finish: (result) => relay.redactLate(result, results),
       ...(schedule === undefined ? {} : { schedule }),
       tool: async (name) =>
         builtins?.handles('tools/call', { name }) === true

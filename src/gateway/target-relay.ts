@@ -7,6 +7,7 @@ import type { ApprovalGate } from './approval-gate.js';
 import type { AuditTarget, CallAudit } from './call-audit.js';
 import type { CapabilityRoutes } from './capability-routes.js';
 import type { Namespace } from './namespace.js';
+import type { OversizedResults } from './oversized-results.js';
 import { exposeItemUris, exposeResultUris } from './result-uris.js';
 import { exposeSkillResult } from './skill-results.js';
 import type { GuardedResult, SecretGuard } from './secret-guard.js';
@@ -122,10 +123,12 @@ export class TargetRelay {
   /**
    * A result that reached the client without call(): a task's outcome, fetched later with
    * tasks/result (2025-11-25) or embedded in tasks/get (2026-07-28). No stored secret
-   * may leave that way either.
+   * may leave that way either, and, given the session's `results`, none over the budget:
+   * redacted first, so what is kept to read in pages is redacted too.
    */
-  async redactLate(result: JsonObject): Promise<JsonObject> {
-    return (await this.redact(result)).result;
+  async redactLate(result: JsonObject, results?: OversizedResults): Promise<JsonObject> {
+    const redacted = (await this.redact(result)).result;
+    return results === undefined ? redacted : results.fit(redacted);
   }
 
   private async redact(result: JsonObject): Promise<GuardedResult> {

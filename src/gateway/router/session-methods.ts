@@ -157,10 +157,7 @@ function redactedTaskResults(
   return handlers.map(([method, handler]) => [
     method,
     method === outcome
-      ? async (params, context) => {
-          const redacted = await relay.redactLate(await handler(params, context));
-          return results === undefined ? redacted : results.fit(redacted);
-        }
+      ? async (params, context) => relay.redactLate(await handler(params, context), results)
       : handler,
   ]);
 }
