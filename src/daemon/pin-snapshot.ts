@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { PinArchive } from '../domain/ports.js';
+import type { DaemonEvent, PinArchive } from '../domain/ports.js';
 import type { PinRecord } from '../domain/tool-pin.js';
 
 /**
@@ -11,6 +11,17 @@ import type { PinRecord } from '../domain/tool-pin.js';
  * would be trusted as it is, not held for review (docs/RECOVERY.md).
  */
 export const PIN_SNAPSHOT_VERSION = 1;
+
+/**
+ * Whether an event may have changed the pins: a removal (its pins go with it) or an admin
+ * action (a review accepted, a server redefined or imported). First pins and recorded
+ * changes are told by ToolPins itself; a list that changed and pinned nothing is not a
+ * reason to read every pin again.
+ */
+export function pinsFollow(event: DaemonEvent): boolean {
+  if (event.type === 'server.removed') return true;
+  return event.type === 'activity.recorded' && event.entry.capability_type === 'admin';
+}
 
 /** What the file holds: the pins by server name, each server's by tool. */
 export async function pinSnapshotOf(archive: PinArchive): Promise<unknown> {

@@ -42,7 +42,7 @@ import { createDoctor } from './doctor.js';
 import { secretGuarding } from './secret-guarding.js';
 import { portRangeFromEnv } from './port-range.js';
 import { ConfigSnapshot } from './config-snapshot.js';
-import { pinSnapshotOf } from './pin-snapshot.js';
+import { pinSnapshotOf, pinsFollow } from './pin-snapshot.js';
 import { openStore, restoreSnapshot } from './store-recovery.js';
 import { codeStampOf } from './code-stamp.js';
 
@@ -86,12 +86,9 @@ export const createServices: CreateServices = async ({
     read: () => pinSnapshotOf(repositories.pins),
     logger,
   });
-  // Pins change with reviews (admin actions), recorded changes (server.changed) and
-  // removals, as the configuration does; a first pin says so itself (onPinned).
   const events = new EventBus(logger, (event) => {
-    if (!ConfigSnapshot.follows(event)) return;
-    snapshot.changed();
-    pinSnapshot.changed();
+    if (ConfigSnapshot.follows(event)) snapshot.changed();
+    if (pinsFollow(event)) pinSnapshot.changed();
   });
   // Every recorded call or admin action also goes to live UIs (the Activity page).
   const recorder: ActivitySink = {
@@ -213,6 +210,7 @@ export const createServices: CreateServices = async ({
     onListsChanged: (server) => events.emit({ type: 'server.changed', server }),
   });
   pinChanged = (server) => {
+    pinSnapshot.changed();
     gateway.capabilitiesChanged(server);
     events.emit({ type: 'server.changed', server });
   };
