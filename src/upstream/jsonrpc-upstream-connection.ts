@@ -19,7 +19,12 @@ import {
 } from './jsonrpc-envelope.js';
 import { PeerRequests } from './peer-requests.js';
 import { PendingRequests } from '../domain/pending-requests.js';
-import { progressTokenOf, RequestDeadline, timeoutError } from './request-deadline.js';
+import {
+  progressTokenOf,
+  RequestDeadline,
+  timeoutError,
+  withProgressToken,
+} from './request-deadline.js';
 import { listenForListChanges, untagged } from './list-subscription.js';
 import { ListenStreams, type ListenStream, type NotificationSink } from './listen-streams.js';
 import { paramsForEra, withEnvelope, type ProtocolEra } from './protocol-era.js';
@@ -43,8 +48,8 @@ export interface JsonRpcConnectionOptions {
 
 /**
  * One MCP client session with one upstream, on an SDK Transport, relaying raw JSON-RPC:
- * Coffer's own request ids, results passed on as they came (no schema parse), progress
- * routed synchronously by the client's own token, cancellation forwarded with the
+ * Coffer's own request ids and progress tokens, results passed on as they came (no schema
+ * parse), progress routed synchronously by its token, cancellation forwarded with the
  * upstream's id, and the upstream's requests and notifications handed to the session's
  * peer. The SDK keeps what it is good at here: the HTTP transports and their OAuth.
  */
@@ -56,7 +61,8 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   private version = '';
   private readonly pending = new PendingRequests();
   private readonly peerRequests: PeerRequests;
-  private readonly progressRoutes = new Map<string | number, (params: JsonObject) => void>();
+  private readonly progressRoutes = new Map<number, (params: JsonObject) => void>();
+  private lastProgressToken = 0;
   /** A modern upstream's subscriptions/listen requests (list changes, resource updates). */
   private readonly listens = new ListenStreams({
     open: (method, params) => this.exchange(method, params),
@@ -186,7 +192,6 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     params: JsonObject | undefined,
     options: UpstreamRequestOptions,
   ): Promise<JsonObject> {
-    const token = progressTokenOf(params);
     let id = -1;
     const deadline = new RequestDeadline(
       options.timeoutMs ?? this.options.defaultTimeoutMs,
@@ -194,6 +199,10 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
       (reason) => this.abandon(id, timeoutError(this.server, method, reason)),
     );
     const stopListening = options.signal?.onAbort((reason) => this.abandon(id, reason));
+    // The upstream sees a token of this connection's own, never the client's: the requests
+    // of many clients share a connection (2026-07-28, servers marked shared), and each
+    // client numbers its tokens from 0. The client's router puts its own token back.
+    const token = progressTokenOf(params) === undefined ? undefined : ++this.lastProgressToken;
     if (token !== undefined) {
       this.progressRoutes.set(token, (progress) => {
         deadline.touch();
@@ -202,7 +211,8 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     }
     // Everything is in place before sending: a transport may deliver the answer at once.
     // A shared modern connection's lease stamped its session's envelope already.
-    const sent = paramsForEra(this.negotiatedEra, params, this.options);
+    const own = token === undefined ? params : withProgressToken(params, token);
+    const sent = paramsForEra(this.negotiatedEra, own, this.options);
     const opened = this.exchange(method, sent, () => {
       deadline.clear();
       stopListening?.();
@@ -249,11 +259,11 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   private onNotification({ method, params }: JsonRpcNotification): void {
     if (this.listens.take(method, params)) return;
     if (method === 'notifications/progress') {
-      // Synchronously, by the client's own token: the last progress before the result
+      // Synchronously, by the connection's own token: the last progress before the result
       // is delivered before the result settles (DESIGN.md §1).
       const token = params?.['progressToken'];
-      const route = typeof token === 'string' || typeof token === 'number' ? token : undefined;
-      if (route !== undefined && params !== undefined) this.progressRoutes.get(route)?.(params);
+      if (typeof token === 'number' && params !== undefined)
+        this.progressRoutes.get(token)?.(params);
     } else if (method === 'notifications/cancelled') {
       this.peerRequests.cancel(params?.['requestId'], params?.['reason']);
     } else {

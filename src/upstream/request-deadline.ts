@@ -56,10 +56,16 @@ export function timeoutError(server: string, method: string, reason: 'idle' | 'c
 
 export type ProgressToken = string | number;
 
-/** The client's progress token of a request: it resets the idle deadline. */
+/** The client's progress token of a request: it asks for progress, which resets the idle deadline. */
 export function progressTokenOf(params: JsonObject | undefined): ProgressToken | undefined {
   const meta = params?.['_meta'];
   if (!isObject(meta)) return undefined;
   const token = meta['progressToken'];
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/** The params with `token` as their progress token, the rest of `_meta` kept. */
+export function withProgressToken(params: JsonObject | undefined, token: number): JsonObject {
+  const meta = params?.['_meta'];
+  return { ...params, _meta: { ...(isObject(meta) ? meta : {}), progressToken: token } };
 }

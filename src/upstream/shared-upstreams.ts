@@ -23,7 +23,6 @@ interface Shared {
   readonly leases: Set<UpstreamLease>;
   /** A 2025 connection's resource subscriptions (a modern one's are listens per lease). */
   readonly subscriptions: SharedSubscriptions<UpstreamLease>;
-  nextHolder: number;
 }
 
 export class SharedUpstreams {
@@ -80,7 +79,7 @@ export class SharedUpstreams {
     const subscriptions = new SharedSubscriptions<UpstreamLease>((method, uri) =>
       connection.request(method, { uri }),
     );
-    const shared: Shared = { connection, leases: new Set(), subscriptions, nextHolder: 0 };
+    const shared: Shared = { connection, leases: new Set(), subscriptions };
     this.byKey.set(key, shared);
     void connection.closed.then(() => {
       if (this.byKey.get(key) === shared) this.byKey.delete(key);
@@ -106,12 +105,10 @@ export class SharedUpstreams {
   }
 
   private newLease(key: string, shared: Shared, context: UpstreamConnectContext): UpstreamLease {
-    shared.nextHolder += 1;
     const lease = new UpstreamLease(
       shared.connection,
       context,
       this.clientInfo,
-      `s${shared.nextHolder}`,
       (released) => this.released(key, shared, released),
       shared.subscriptions,
     );

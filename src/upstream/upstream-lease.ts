@@ -1,7 +1,7 @@
 /**
  * One session's use of a shared upstream connection (src/upstream/shared-upstreams.ts).
- * On every shared connection it gives progress tokens a prefix of its own, so two
- * sessions' tokens never meet, and relays none of its client's notifications.
+ * It relays none of its client's notifications (the connection gives progress tokens of
+ * its own, so two sessions' tokens never meet there).
  * On a modern one it stamps each request with THIS session's client capabilities
  * (2026-07-28 declares them per request, not per connection), answers input-required
  * results by asking this session's client, and returns results in the 2025 shape. On a
@@ -19,7 +19,6 @@ import type {
 } from '../domain/ports.js';
 import { answerInputRequired } from './input-required.js';
 import type { JsonRpcUpstreamConnection } from './jsonrpc-upstream-connection.js';
-import { isObject } from './jsonrpc-envelope.js';
 import { completeResult } from './modern-results.js';
 import { withEnvelope } from './protocol-era.js';
 import { ResourceListens } from './resource-listens.js';
@@ -38,8 +37,6 @@ export class UpstreamLease implements UpstreamConnection {
     private readonly connection: JsonRpcUpstreamConnection,
     private readonly context: UpstreamConnectContext,
     private readonly clientInfo: { name: string; version: string },
-    /** Unique per lease of this connection: the progress token prefix. */
-    private readonly holder: string,
     private readonly release: (lease: UpstreamLease) => void,
     /** A 2025 connection's subscriptions, held by every lease of it. */
     private readonly subscriptions: SharedSubscriptions<UpstreamLease>,
@@ -93,7 +90,7 @@ export class UpstreamLease implements UpstreamConnection {
       return this.resources.subscribe(uri);
     if (method === 'resources/unsubscribe' && typeof uri === 'string')
       return this.resources.unsubscribe(uri);
-    const stamped = withEnvelope(this.ownToken(params), this.envelope());
+    const stamped = withEnvelope(params, this.envelope());
     const send = (sent: JsonObject) => this.connection.request(method, sent, options);
     const first = await send(stamped);
     const final = await answerInputRequired(first, stamped, {
@@ -140,20 +137,11 @@ export class UpstreamLease implements UpstreamConnection {
       return this.subscriptions.subscribe(uri, this);
     if (method === 'resources/unsubscribe' && typeof uri === 'string')
       return this.subscriptions.unsubscribe(uri, this);
-    return this.connection.request(method, this.ownToken(params), options);
+    return this.connection.request(method, params, options);
   }
 
   /** 2026-07-28 declares the client per request: this session's capabilities and Coffer. */
   private envelope() {
     return { clientCapabilities: this.context.clientCapabilities, clientInfo: this.clientInfo };
-  }
-
-  /** The client's progress token, prefixed with this lease's holder id. */
-  private ownToken(params: JsonObject | undefined): JsonObject | undefined {
-    const meta = params?.['_meta'];
-    if (!isObject(meta)) return params;
-    const token = meta['progressToken'];
-    if (typeof token !== 'string' && typeof token !== 'number') return params;
-    return { ...params, _meta: { ...meta, progressToken: `${this.holder}:${String(token)}` } };
   }
 }

@@ -126,19 +126,21 @@ describe('JsonRpcUpstreamConnection requests', () => {
 });
 
 describe('JsonRpcUpstreamConnection progress and deadlines', () => {
-  it('routes progress by the client token, the last one before the result included', async () => {
+  it('routes progress by a token of its own, the last one before the result included', async () => {
     const { connection, transport } = await connect();
     const seen: JsonObject[] = [];
-    const params = { name: 'slow', _meta: { progressToken: 'client-7' } };
+    const params = { name: 'slow', _meta: { progressToken: 'client-7', other: 1 } };
     const call = connection.request('tools/call', params, {
       onProgress: (progress) => seen.push(progress),
     });
     const sent = transport.lastRequest('tools/call');
-    expect(sent['params']).toEqual(params);
+    const token = tokenSent(sent);
+    expect(token).not.toBe('client-7');
+    expect(sent['params']).toEqual({ name: 'slow', _meta: { progressToken: token, other: 1 } });
     const progress = (n: number) => ({
       jsonrpc: '2.0',
       method: 'notifications/progress',
-      params: { progressToken: 'client-7', progress: n },
+      params: { progressToken: token, progress: n },
     });
     transport.deliver(progress(1));
     transport.deliver(progress(2));
@@ -146,6 +148,36 @@ describe('JsonRpcUpstreamConnection progress and deadlines', () => {
     transport.deliver(progress(3));
     await call;
     expect(seen.map((p) => p['progress'])).toEqual([1, 2]);
+  });
+
+  it('gives two requests with the same client token each a token and their own progress', async () => {
+    const { connection, transport } = await connect();
+    const seen: Record<string, unknown[]> = { a: [], b: [] };
+    const ask = (name: 'a' | 'b') => {
+      const call = connection.request(
+        'tools/call',
+        { name, _meta: { progressToken: 0 } },
+        { onProgress: (progress) => seen[name]?.push(progress['progress']) },
+      );
+      return { call, sent: transport.lastRequest('tools/call') };
+    };
+    const a = ask('a');
+    const b = ask('b');
+    expect(tokenSent(a.sent)).not.toEqual(tokenSent(b.sent));
+    for (const [sent, progress] of [
+      [b.sent, 1],
+      [a.sent, 2],
+      [b.sent, 3],
+    ] as const) {
+      transport.deliver({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: tokenSent(sent), progress },
+      });
+    }
+    expect(seen).toEqual({ a: [2], b: [1, 3] });
+    for (const { sent } of [a, b]) transport.deliver({ jsonrpc: '2.0', id: sent.id, result: {} });
+    await Promise.all([a.call, b.call]);
   });
 
   it('resets the idle timeout on progress, times out when silent, and cancels upstream', async () => {
@@ -166,7 +198,7 @@ describe('JsonRpcUpstreamConnection progress and deadlines', () => {
       transport.deliver({
         jsonrpc: '2.0',
         method: 'notifications/progress',
-        params: { progressToken: 5, progress: beat },
+        params: { progressToken: tokenSent(transport.lastRequest('tools/call')), progress: beat },
       });
     }
     expect(transport.sentWith('notifications/cancelled')).toEqual([]);
@@ -191,7 +223,7 @@ describe('JsonRpcUpstreamConnection progress and deadlines', () => {
       transport.deliver({
         jsonrpc: '2.0',
         method: 'notifications/progress',
-        params: { progressToken: 't', progress: beat },
+        params: { progressToken: tokenSent(transport.lastRequest('tools/call')), progress: beat },
       });
     }
     await failed;
@@ -279,3 +311,9 @@ describe('JsonRpcUpstreamConnection upstream requests and notifications', () => 
     expect(requests[0]?.signal.aborted).toBe(true);
   });
 });
+
+/** The progress token a request went upstream with. */
+function tokenSent(sent: JsonObject): unknown {
+  const params = sent['params'] as JsonObject;
+  return (params['_meta'] as JsonObject)['progressToken'];
+}

@@ -62,7 +62,9 @@ describe('a 2025 upstream connection', () => {
       _meta: { ...clientEnvelope, ...shared },
     });
     const sent = transport.lastRequest('tools/call');
-    expect(sent['params']).toEqual({ name: 'echo', _meta: shared });
+    // The progress token is the connection's own (jsonrpc-upstream-connection.test.ts).
+    const own = { ...shared, progressToken: expect.any(Number) as unknown };
+    expect(sent['params']).toEqual({ name: 'echo', _meta: own });
     transport.deliver({ jsonrpc: '2.0', id: sent.id, result: { content: [] } });
     await expect(call).resolves.toEqual({ content: [] });
   });
