@@ -314,6 +314,28 @@ describe('web UI in Chromium', () => {
     expect(stored.body.server).toMatchObject({ shared: true });
   });
 
+  it('keeps arguments it cannot show one per line exactly as they were when an edit saves', async () => {
+    const args = ['--input-type=module', '-e', 'const a = 1;\nconsole.log(a);', '', '  padded  '];
+    const added = await daemon.api('POST', '/servers', {
+      name: 'inline',
+      transport: 'stdio',
+      command: process.execPath,
+      args,
+    });
+    expect(added.status).toBe(201);
+    await page.goto(`${daemon.baseUrl}/#/servers/inline/edit`);
+    await heading('Edit inline').waitFor();
+    const box = page.getByLabel('Arguments');
+    expect(await box.getAttribute('readonly')).not.toBeNull();
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Environment 1 name').fill('LOG_LEVEL');
+    await page.getByLabel('Environment 1 value').fill('debug');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading(/^inline/).waitFor();
+    const stored = await daemon.api('GET', '/servers/inline');
+    expect(stored.body.server).toMatchObject({ args, env: { LOG_LEVEL: 'debug' } });
+  });
+
   it('stays usable at a narrow width', async () => {
     await page.setViewportSize({ width: 390, height: 780 });
     await page.goto(`${daemon.baseUrl}/#/servers`);

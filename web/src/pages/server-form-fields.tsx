@@ -64,13 +64,22 @@ export function ServerFormFields(props: {
               />
             )}
           </Field>
-          <Field label="Arguments" hint="One per line." error={errors.args}>
+          <Field
+            label="Arguments"
+            hint={
+              form.argsFit
+                ? 'One per line.'
+                : `They hold a line break, a blank or a padded argument, which this box cannot show one per line: they are kept as they are. To change them: coffer mcp edit ${form.name} -- <command> <arguments>`
+            }
+            error={errors.args}
+          >
             {({ id, describedBy }) => (
               <textarea
                 id={id}
                 name="args"
                 rows={3}
                 value={form.args}
+                readOnly={!form.argsFit}
                 spellCheck={false}
                 aria-describedby={describedBy}
                 aria-invalid={errors.args !== undefined}

@@ -7,6 +7,8 @@ export interface FormState {
   readonly transport: Transport;
   readonly command: string;
   readonly args: string;
+  /** False when the server's arguments cannot be shown one per line (argsFitLines). */
+  readonly argsFit: boolean;
   readonly cwd: string;
   readonly url: string;
   readonly env: Pair[];
@@ -26,6 +28,7 @@ export const emptyForm: FormState = {
   transport: 'stdio',
   command: '',
   args: '',
+  argsFit: true,
   cwd: '',
   url: '',
   env: [],
@@ -47,6 +50,7 @@ export function formFromServer(server: Server, stored: readonly SecretRow[]): Fo
     transport: server.transport,
     command: server.command ?? '',
     args: server.args.join('\n'),
+    argsFit: argsFitLines(server.args),
     cwd: server.cwd ?? '',
     url: server.url ?? '',
     env: toPairs(server.env),
@@ -90,6 +94,29 @@ export function definitionOf(form: FormState, editing: boolean): Record<string, 
     shared: form.shared,
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * What an edit sends: the fields the user changed, and nothing else. The form shows some
+ * values in a way that cannot be read back exactly (an argument with a line break in it,
+ * a blank or a padded one), and a field left as it was must be saved as it was.
+ */
+export function editedDefinition(form: FormState, initial: FormState): Record<string, unknown> {
+  const before = definitionOf(initial, true);
+  const after = definitionOf(form, true);
+  return Object.fromEntries(
+    Object.entries(after).filter(([key, value]) => !sameJson(value, before[key])),
+  );
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Whether arguments read back as they are from the box, one per line: none holds a line
+ * break, none is blank, none starts or ends with a space.
+ */
+export function argsFitLines(args: readonly string[]): boolean {
+  return args.every((arg) => arg !== '' && !arg.includes('\n') && arg.trim() === arg);
 }
 
 /** Secrets with a value typed in: the ones to send to the keychain. */

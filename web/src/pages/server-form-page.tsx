@@ -8,6 +8,7 @@ import { ServerFormFields } from './server-form-fields.js';
 import { PasteImport } from './paste-import.js';
 import {
   definitionOf,
+  editedDefinition,
   emptyForm,
   formFromServer,
   secretKind,
@@ -54,6 +55,8 @@ function errorsFrom(error: unknown, secretsStep: boolean): { fields: FieldErrors
 export function ServerFormPage({ name }: { name?: string }) {
   const editing = name !== undefined;
   const [form, setForm] = useState<FormState | undefined>(editing ? undefined : emptyForm);
+  /** The server as loaded: an edit sends only what differs from it. */
+  const [initial, setInitial] = useState<FormState>();
   const [loadError, setLoadError] = useState<unknown>();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string>();
@@ -63,7 +66,10 @@ export function ServerFormPage({ name }: { name?: string }) {
 
   useEffect(() => {
     if (name === undefined) return;
-    loadForm(name).then(setForm, setLoadError);
+    loadForm(name).then((loaded) => {
+      setForm(loaded);
+      setInitial(loaded);
+    }, setLoadError);
   }, [name]);
 
   const submit = async (event: FormEvent) => {
@@ -74,7 +80,10 @@ export function ServerFormPage({ name }: { name?: string }) {
     setFormError(undefined);
     let secretsStep = false;
     try {
-      const body = definitionOf(form, editing || created);
+      const body =
+        editing && initial !== undefined
+          ? editedDefinition(form, initial)
+          : definitionOf(form, editing || created);
       if (editing || created) await api.patch(serverPath(form.name.trim()), body);
       else await api.post('/servers', body);
       setCreated(true);
