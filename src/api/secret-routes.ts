@@ -59,6 +59,25 @@ async function listSecrets(services: ApiServices, store: SecretStore, server: st
     .sort((a, b) => secretKey(a).localeCompare(secretKey(b)));
 }
 
+/**
+ * A local server gets its secrets as environment variables, a remote one as headers: a
+ * secret of the other kind would be stored and named, then never sent, and dropped by the
+ * server's next edit.
+ */
+function checkKindFits(record: ServerRecord, ref: SecretRef): void {
+  const fits = record.transport === 'stdio' ? 'env' : 'header';
+  if (ref.kind === fits) return;
+  const what = record.transport === 'stdio' ? 'a local server' : 'a remote server';
+  const takes = fits === 'env' ? 'environment variables' : 'HTTP headers';
+  throw new CofferError(
+    'INVALID_INPUT',
+    `"${record.name}" is ${what}: its secrets are ${takes}, not ${ref.kind === 'env' ? 'environment variables' : 'HTTP headers'}`,
+    {
+      hint: `coffer secrets set ${record.name} ${fits === 'env' ? '--env <NAME>' : '--header <Name>'}`,
+    },
+  );
+}
+
 /** A secret set for a server is one it uses: add the name to its definition if missing. */
 async function ensureReferenced(services: ApiServices, record: ServerRecord, ref: SecretRef) {
   const field = ref.kind === 'env' ? 'secret_env' : 'secret_headers';
@@ -98,6 +117,7 @@ export function secretRoutes(services: ApiServices): Hono {
   app.post('/secrets', async (c) => {
     const { value, ...ref } = parseSecretInput(await readJsonBody(c));
     const record = await requireServer(services.servers, ref.server);
+    checkKindFits(record, ref);
     await store().set(ref, value);
     await ensureReferenced(services, record, ref);
     await services.catalog.forget(ref.server);

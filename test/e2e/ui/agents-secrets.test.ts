@@ -266,9 +266,33 @@ describe('Agents and Secrets pages in Chromium', () => {
     });
     expect(await page.content()).not.toContain(replaced);
     await screenshot(page, 'secrets');
-    page.once('dialog', (dialog) => void dialog.accept());
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
     await row.getByRole('button', { name: 'Delete API_TOKEN of fixture' }).click();
+    // fixture still names it: the question says it will not start without a value.
+    expect(await asked).toContain('fixture still names it, and will not start until API_TOKEN');
     await row.getByText('Missing').waitFor();
+    await row.getByRole('button', { name: 'Set…' }).click();
+    await row.getByRole('button', { name: 'Store', exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('adds a secret only once a server is chosen, of the kind that server takes', async () => {
+    const form = page.locator('form.secret-form').last();
+    const store = form.getByRole('button', { name: 'Store secret' });
+    expect(await form.getByLabel('Server').inputValue()).toBe('');
+    await form.getByLabel('Environment variable').fill('EXTRA_TOKEN');
+    await form.getByLabel(/New value/).fill('sk-extra-ui-e2e-7');
+    expect(await store.isDisabled()).toBe(true);
+    await form.getByLabel('Server').selectOption('fixture');
+    await store.click();
+    const row = page.locator('tr', { hasText: 'EXTRA_TOKEN' });
+    await row.getByText('Stored').waitFor();
+    expect(await row.locator('.kind').textContent()).toBe('env');
   });
 
   it('drops the secrets of a server removed elsewhere from the Secrets page, without a reload', async () => {

@@ -54,16 +54,37 @@ describe('/api/v1/secrets', () => {
   });
 
   it('adds a secret it stores to the definition that did not name it yet', async () => {
+    const remote = { name: 'docs', transport: 'http', url: 'http://127.0.0.1:9/mcp' };
+    expect((await api.call('POST', '/servers', remote)).status).toBe(201);
     const body = {
-      server: 'github',
+      server: 'docs',
       kind: 'header',
       name: 'Authorization',
       value: `Bearer ${VALUE}`,
     };
     expect((await api.call('POST', '/secrets', body)).status).toBe(204);
-    const { json } = await api.call('GET', '/servers/github');
+    const { json } = await api.call('GET', '/servers/docs');
     expect(json.server.secret_headers).toEqual(['Authorization']);
     expect(api.notified).toContain('servers');
+    const env = { ...body, name: 'DOCS_TOKEN', kind: 'env' };
+    const refused = await api.call('POST', '/secrets', env);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toContain('"docs" is a remote server');
+  });
+
+  it('refuses a header secret for a local server: it would never be sent', async () => {
+    const body = { server: 'github', kind: 'header', name: 'X-Api-Key', value: VALUE };
+    const refused = await api.call('POST', '/secrets', body);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message:
+        '"github" is a local server: its secrets are environment variables, not HTTP headers',
+      hint: 'coffer secrets set github --env <NAME>',
+    });
+    const { json } = await api.call('GET', '/servers/github');
+    expect(json.server.secret_headers).toEqual([]);
+    expect((await api.call('GET', '/secrets?server=github')).json.secrets).toHaveLength(1);
   });
 
   it('records set and remove as admin actions, by name only', async () => {

@@ -5,6 +5,7 @@ import { Loading, Notice } from '../components/notice.js';
 import { useToast } from '../components/toasts.js';
 import { useDaemonEvents } from '../live/events.js';
 import { href } from '../router.js';
+import { secretKind } from './server-form-model.js';
 import { useLoad } from '../use-load.js';
 
 interface Secrets {
@@ -23,8 +24,11 @@ function SetSecretForm(props: {
   readonly onCancel?: () => void;
 }) {
   const { servers, fixed, onSaved, onCancel } = props;
-  const [server, setServer] = useState(fixed?.server ?? servers[0]?.name ?? '');
-  const [kind, setKind] = useState<'env' | 'header'>(fixed?.kind ?? 'env');
+  // No server chosen for the user: a secret stored for the wrong one is easy to miss.
+  const [server, setServer] = useState(fixed?.server ?? '');
+  const chosen = servers.find((s) => s.name === server);
+  // A local server takes its secrets as environment variables, a remote one as headers.
+  const kind = fixed?.kind ?? (chosen === undefined ? 'env' : secretKind(chosen.transport));
   const [name, setName] = useState(fixed?.name ?? '');
   const [value, setValue] = useState('');
   const [error, setError] = useState<string>();
@@ -37,7 +41,7 @@ function SetSecretForm(props: {
       await api.post('/secrets', { server, kind, name, value });
       setValue('');
       setError(undefined);
-      toast(`${name} stored in the keychain for ${server}`);
+      toast(`${name} stored for ${server}`);
       onSaved();
     } catch (failure) {
       setError(errorText(failure));
@@ -50,21 +54,17 @@ function SetSecretForm(props: {
         <>
           <label>
             Server
-            <select value={server} onChange={(e) => setServer(e.target.value)}>
+            <select value={server} required onChange={(e) => setServer(e.target.value)}>
+              <option value="" disabled>
+                Choose a server
+              </option>
               {servers.map((s) => (
                 <option key={s.name}>{s.name}</option>
               ))}
             </select>
           </label>
-          <label className="fit">
-            Kind
-            <select value={kind} onChange={(e) => setKind(e.target.value as 'env' | 'header')}>
-              <option value="env">environment variable</option>
-              <option value="header">HTTP header</option>
-            </select>
-          </label>
           <label>
-            Secret name
+            {kind === 'env' ? 'Environment variable' : 'HTTP header'}
             <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
           </label>
         </>
@@ -79,8 +79,12 @@ function SetSecretForm(props: {
         />
       </label>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={value === '' || name === ''}>
-          {fixed === undefined ? 'Store secret' : 'Replace'}
+        <button
+          className="button primary"
+          type="submit"
+          disabled={value === '' || name === '' || server === ''}
+        >
+          {fixed === undefined ? 'Store secret' : fixed.stored ? 'Replace' : 'Store'}
         </button>
         {onCancel !== undefined && (
           <button className="button" type="button" onClick={onCancel}>
@@ -97,6 +101,16 @@ function SetSecretForm(props: {
   );
 }
 
+/**
+ * The question before a delete. The server keeps naming a secret it uses (as `coffer
+ * secrets remove` leaves it), so it stops starting until a value is set again: say so.
+ */
+function deleteQuestion(row: SecretRow): string {
+  const question = `Delete ${row.name} of ${row.server} from the keychain?`;
+  if (!row.referenced) return question;
+  return `${question}\n\n${row.server} still names it, and will not start until ${row.name} has a value again, or until you remove it from ${row.server}'s definition (Edit).`;
+}
+
 function SecretsTable(props: {
   readonly rows: readonly SecretRow[];
   readonly servers: readonly Server[];
@@ -106,7 +120,7 @@ function SecretsTable(props: {
   const [editing, setEditing] = useState<string>();
   const toast = useToast();
   const remove = async (row: SecretRow) => {
-    if (!window.confirm(`Delete ${row.name} of ${row.server} from the keychain?`)) return;
+    if (!window.confirm(deleteQuestion(row))) return;
     try {
       await api.delete(secretPath(row));
       toast(`${row.name} deleted`);
