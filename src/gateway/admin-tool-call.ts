@@ -13,6 +13,7 @@ import { guardEventOf, type GuardEvent } from '../domain/secret-refusals.js';
 import type { ServerRecord } from '../domain/server-definition.js';
 import { toolChanged } from '../domain/tool-pin.js';
 import { childTrace, traceparent } from '../observability/trace-context.js';
+import { TOOL_FAILED } from './call-audit.js';
 import { capabilityKinds } from './capability-kinds.js';
 import { breaksConnection } from './connection-failures.js';
 import { invalidHeaderTool } from './header-exclusions.js';
@@ -97,6 +98,8 @@ export async function callToolAsAdmin(
     if (refusal !== undefined) events.push(refusal);
   }
   const now = deps.clock.now();
+  // A tool that answered isError ran and failed: its row says so, as an agent's call's does.
+  const code = failure?.code ?? (result?.['isError'] === true ? TOOL_FAILED : null);
   const activity: ActivityEntry = {
     at: now.toISOString(),
     trace_id: trace.traceId,
@@ -108,8 +111,8 @@ export async function callToolAsAdmin(
     capability_key: tool,
     action: 'tools/call',
     duration_ms: now.getTime() - started,
-    outcome: failure === undefined ? 'ok' : 'error',
-    error_code: failure?.code ?? null,
+    outcome: code === null ? 'ok' : 'error',
+    error_code: code,
     guard: events.length === 0 ? null : events.join(','),
   };
   deps.activity.record(activity);

@@ -24,6 +24,8 @@ export interface AuditedRequest {
   readonly target: AuditTarget;
   readonly started: number;
   readonly error?: unknown;
+  /** A tools/call answered with `isError: true`: the tool ran and failed. */
+  readonly toolFailed?: boolean;
   readonly guarded?: readonly GuardEvent[];
   readonly trace?: TraceContext | undefined;
   /** Said per request (a 2026-07-28 envelope); else the session's caller. */
@@ -54,7 +56,8 @@ export class CallAudit {
     const { method, type, target, started, error, guarded = [], trace, caller } = request;
     if (!AUDITED.has(method)) return;
     const now = this.clock.now();
-    const code = error === undefined ? null : errorCodeOf(error);
+    const code =
+      error === undefined ? (request.toolFailed === true ? TOOL_FAILED : null) : errorCodeOf(error);
     const refusal = code === null ? undefined : guardEventOf(code);
     const events = refusal === undefined ? guarded : [...guarded, refusal];
     this.activity.record({
@@ -66,12 +69,18 @@ export class CallAudit {
       capability_key: target.key,
       action: method,
       duration_ms: now.getTime() - started,
-      outcome: error === undefined ? 'ok' : 'error',
+      outcome: code === null ? 'ok' : 'error',
       error_code: code,
       guard: events.length === 0 ? null : events.join(','),
     });
   }
 }
+
+/**
+ * The code of a call whose tool said it failed (`isError: true`): the call went through,
+ * and the agent got the tool's own error to read, but it is not a success either.
+ */
+export const TOOL_FAILED = 'TOOL_ERROR';
 
 /** The activity log's error code: Coffer's own, or the upstream's JSON-RPC code. */
 function errorCodeOf(error: unknown): string {

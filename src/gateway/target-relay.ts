@@ -83,7 +83,9 @@ export class TargetRelay {
       const renamed = forwardedParams(params, target.field, route.key, trace);
       const answered = await this.deps.upstream.forward(route.server, method, renamed, options);
       const { result, events: redacted } = await this.redact(answered);
-      this.deps.audit.record({ ...audit, target: audited, guarded: [...events, ...redacted] });
+      const toolFailed = result['isError'] === true;
+      const guarded = [...events, ...redacted];
+      this.deps.audit.record({ ...audit, target: audited, guarded, toolFailed });
       const expose = exposers.get(method) ?? exposeResultUris;
       return expose(result, route.server.name, this.deps.namespace);
     } catch (error) {

@@ -91,6 +91,9 @@ describe('tool playground in Chromium', () => {
     await call();
     await playground().getByText('The tool reported an error (isError)').waitFor();
     await playground().getByText('fixture failure, as requested').waitFor();
+    // The call went through, but the tool failed: its activity row says so.
+    const row = playground().locator('table.activity tbody tr', { hasText: 'fail' }).first();
+    await row.getByText('TOOL_ERROR').waitFor();
   });
 
   it('refuses a disabled tool as the gateway does, and records it with its server', async () => {

@@ -90,6 +90,28 @@ describe('a session routes each request to the upstream that owns it', () => {
     ]);
   });
 
+  it('records a call whose tool answered isError as an error, the result relayed as it came', async () => {
+    const failing: Script = {
+      ...echo,
+      'tools/call': () => ({ content: [{ type: 'text', text: 'no such file' }], isError: true }),
+    };
+    harness = await startSession({ fx: failing });
+    await harness.initialize();
+    const call = await harness.client.request(2, 'tools/call', { name: 'fx__echo' });
+    expect(call['result']).toEqual({
+      content: [{ type: 'text', text: 'no such file' }],
+      isError: true,
+    });
+    expect(harness.activity).toEqual([
+      expect.objectContaining({
+        server: 'fx',
+        capability_key: 'echo',
+        outcome: 'error',
+        error_code: 'TOOL_ERROR',
+      }),
+    ]);
+  });
+
   it('names the server of an unknown tool on a server it serves, and no server otherwise', async () => {
     harness = await startSession({ fx: echo });
     await harness.initialize();
