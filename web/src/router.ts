@@ -26,13 +26,14 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1 && parts[0] === 'secrets') return { page: 'secrets' };
   if (parts.length === 1 && parts[0] === 'context') return { page: 'budget' };
   if (parts.length === 1 && parts[0] === 'doctor') return { page: 'doctor' };
+  // Not under servers/: every name there is a server's, `new` included.
+  if (parts.length === 1 && parts[0] === 'add-server') return { page: 'new-server' };
   if (parts[0] === 'activity') {
     const server = new URLSearchParams(query).get('server');
     return server === null ? { page: 'activity' } : { page: 'activity', server };
   }
   if (parts[0] === 'servers' && parts[1] !== undefined) {
-    if (parts.length === 2)
-      return parts[1] === 'new' ? { page: 'new-server' } : { page: 'server', name: parts[1] };
+    if (parts.length === 2) return { page: 'server', name: parts[1] };
     if (parts.length === 3 && parts[2] === 'edit') return { page: 'edit-server', name: parts[1] };
   }
   return { page: 'not-found', path: pathname };
@@ -40,7 +41,7 @@ export function parseRoute(hash: string): Route {
 
 export const href = {
   servers: '#/servers',
-  newServer: '#/servers/new',
+  newServer: '#/add-server',
   server: (name: string) => `#/servers/${encodeURIComponent(name)}`,
   editServer: (name: string) => `#/servers/${encodeURIComponent(name)}/edit`,
   agents: '#/agents',
