@@ -330,6 +330,12 @@ describe('web UI in Chromium', () => {
     await page.getByRole('button', { name: 'Add variable' }).click();
     await page.getByLabel('Environment 1 name').fill('LOG_LEVEL');
     await page.getByLabel('Environment 1 value').fill('debug');
+    // A value without a name would be lost on the way: the form says so instead.
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Environment 2 value').fill('orphan');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Row 2 has a value but no name').waitFor();
+    await page.getByRole('button', { name: 'Remove row 2' }).click();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await heading(/^inline/).waitFor();
     const stored = await daemon.api('GET', '/servers/inline');

@@ -4,6 +4,7 @@ import {
   argsFitLines,
   editedDefinition,
   formFromServer,
+  pairErrors,
 } from '../../../web/src/pages/server-form-model.js';
 
 const script = 'process.argv.length = 2;\nawait import("./server.js");';
@@ -42,5 +43,27 @@ describe('the edit form', () => {
     expect(argsFitLines(['-y', '@scope/server', '--port=3'])).toBe(true);
     for (const odd of [['-e', 'a\nb'], ['--x', ''], [' padded']])
       expect(argsFitLines(odd)).toBe(false);
+  });
+});
+
+describe('the rows of names and values', () => {
+  const form = formFromServer({ ...server, env: {} }, []);
+  const rows = (...pairs: [string, string][]) => pairs.map(([name, value]) => ({ name, value }));
+
+  it('refuses a value without a name and a name given twice, which saving would lose', () => {
+    expect(pairErrors({ ...form, env: rows(['A', '1'], ['', 'orphan']) })).toEqual({
+      env: 'Row 2 has a value but no name: name it, or remove the row',
+    });
+    expect(pairErrors({ ...form, env: rows(['DUP', '1'], [' DUP ', '2']) })).toEqual({
+      env: 'DUP is given twice: keep one row of it',
+    });
+    expect(pairErrors({ ...form, secrets: rows(['T', ''], ['T', '']) })).toEqual({
+      secrets: 'T is given twice: keep one row of it',
+    });
+  });
+
+  it('lets empty rows and the other transport rows pass', () => {
+    expect(pairErrors({ ...form, env: rows(['A', '1'], ['', '']) })).toEqual({});
+    expect(pairErrors({ ...form, headers: rows(['X', '1'], ['X', '2']) })).toEqual({});
   });
 });

@@ -119,6 +119,37 @@ export function argsFitLines(args: readonly string[]): boolean {
   return args.every((arg) => arg !== '' && !arg.includes('\n') && arg.trim() === arg);
 }
 
+/**
+ * What the rows of names and values would lose on the way to the API, which takes them as
+ * an object: a value without a name, and a name given twice (only the last would stay).
+ * Keyed as the API's field errors are, so each shows under its own rows.
+ */
+export function pairErrors(form: FormState): Record<string, string> {
+  const stdio = form.transport === 'stdio';
+  const groups: [string, readonly Pair[]][] = [
+    [stdio ? 'env' : 'headers', stdio ? form.env : form.headers],
+    ['secrets', form.secrets],
+  ];
+  const errors: Record<string, string> = {};
+  for (const [field, pairs] of groups) {
+    const problem = pairProblem(pairs);
+    if (problem !== undefined) errors[field] = problem;
+  }
+  return errors;
+}
+
+function pairProblem(pairs: readonly Pair[]): string | undefined {
+  const seen = new Set<string>();
+  for (const [index, pair] of pairs.entries()) {
+    const name = pair.name.trim();
+    if (name === '' && pair.value !== '')
+      return `Row ${index + 1} has a value but no name: name it, or remove the row`;
+    if (name !== '' && seen.has(name)) return `${name} is given twice: keep one row of it`;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 /** Secrets with a value typed in: the ones to send to the keychain. */
 export const secretsToStore = (form: FormState): Pair[] =>
   form.secrets.filter((s) => s.name.trim() !== '' && s.value !== '');

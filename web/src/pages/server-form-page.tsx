@@ -11,6 +11,7 @@ import {
   editedDefinition,
   emptyForm,
   formFromServer,
+  pairErrors,
   secretKind,
   secretsToStore,
   type FormState,
@@ -75,6 +76,11 @@ export function ServerFormPage({ name }: { name?: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (form === undefined) return;
+    const lost = pairErrors(form);
+    if (Object.keys(lost).length > 0) {
+      setErrors(lost);
+      return;
+    }
     setSaving(true);
     setErrors({});
     setFormError(undefined);
