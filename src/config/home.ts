@@ -17,6 +17,8 @@ export interface CofferPaths {
   readonly configSnapshot: string;
   /** Every tool pin (docs/SECURITY.md), kept beside it for the same restore. */
   readonly pinSnapshot: string;
+  /** What each server said about its use when last connected (gateway/server-instructions.ts). */
+  readonly serverInstructions: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export function cofferPaths(home: string = resolveHome()): CofferPaths {
     secretsFile: join(home, 'secrets.json'),
     configSnapshot: join(home, 'config-snapshot.json'),
     pinSnapshot: join(home, 'tool-pins-snapshot.json'),
+    serverInstructions: join(home, 'server-instructions.json'),
   };
 }
 

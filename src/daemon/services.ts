@@ -19,6 +19,8 @@ import { createSocketEndpoint } from '../gateway/socket-connection.js';
 import { refusingOwnEndpoint } from '../gateway/own-endpoint-guard.js';
 import { refusingPlainCredentials } from '../gateway/plain-credential-guard.js';
 import { ProcessSlots } from '../gateway/process-slots.js';
+import { ServerInstructions } from '../gateway/server-instructions.js';
+import { instructionsFile } from './instructions-file.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { ToolPins } from '../gateway/tool-pins.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
@@ -187,6 +189,7 @@ export const createServices: CreateServices = async ({
     },
     logFailure: (method, error, trace) => logRequestFailure(logger, method, error, trace),
     processSlots,
+    instructions: new ServerInstructions(instructionsFile(paths.serverInstructions, logger)),
     sessionIdleMs: settings.sessionIdleMs,
     sessionGraceMs: settings.sessionGraceMs,
     ...(settings.resultBudgetTokens === undefined

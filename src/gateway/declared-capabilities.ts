@@ -3,6 +3,7 @@ import type { GatewayContext } from './gateway-context.js';
 import { isObject } from './protocol-eras.js';
 import { SKILLS_EXTENSION, skillsCapabilityOf } from './skill-results.js';
 import { TASKS_EXTENSION } from './task-shapes.js';
+import type { SessionScope } from './session.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
 /**
@@ -84,4 +85,23 @@ export function runsToolTasks(upstream: JsonObject): boolean {
   const requests = isObject(tasks) ? tasks['requests'] : undefined;
   const tools = isObject(requests) ? requests['tools'] : undefined;
   return isObject(tools) && tools['call'] !== undefined;
+}
+
+/**
+ * What an endpoint tells clients about the use of what it serves, at initialize and
+ * server/discover: a single-server endpoint passes its upstream's own instructions (it
+ * connected the upstream to declare its capabilities); the aggregated one gathers what
+ * each enabled server said when last connected (server-instructions.ts).
+ */
+export async function endpointInstructions(
+  context: GatewayContext,
+  pool: UpstreamPool,
+  scope: SessionScope,
+): Promise<string | undefined> {
+  if (scope.kind === 'aggregated') {
+    const servers = await context.enabledServers();
+    return context.instructions?.merged(servers.map(({ name }) => name));
+  }
+  const [definition] = await context.enabledServers(scope.server);
+  return definition === undefined ? undefined : (await pool.get(definition)).instructions;
 }

@@ -14,6 +14,7 @@ import type { ServerRecord } from '../domain/server-definition.js';
 import type { ResultLimit } from './oversized-results.js';
 import type { ProcessSlots } from './process-slots.js';
 import type { SecretGuard } from './secret-guard.js';
+import type { ServerInstructions } from './server-instructions.js';
 import type { ServerStates } from './server-states.js';
 import type { TaskRegistry } from './task-registry.js';
 import type { ToolPins } from './tool-pins.js';
@@ -53,6 +54,8 @@ export interface GatewayContext {
   readonly sessionGraceMs?: number;
   /** Tool results over this budget are cut and kept to read in pages; absent: never cut. */
   readonly resultLimit?: ResultLimit;
+  /** What servers said about their use, for the aggregated endpoint; absent: nothing kept. */
+  readonly instructions?: ServerInstructions;
   /** The daemon's tasks, shared by its sessions (the Gateway makes one when absent). */
   readonly tasks?: TaskRegistry;
 }

@@ -4,6 +4,7 @@ import { Session, type SessionScope, type TransportFactory } from './session.js'
 import type { ReapReason } from './session-activity.js';
 import { SessionReaper } from './session-reaper.js';
 import { StatelessServices } from './stateless-services.js';
+import { ServerInstructions } from './server-instructions.js';
 import { TaskRegistry } from './task-registry.js';
 import type { JsonObject } from '../domain/ports.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
@@ -31,6 +32,8 @@ export class Gateway implements SessionNotifier {
     this.context = {
       ...context,
       tasks: context.tasks ?? new TaskRegistry({ clock: context.clock }),
+      // Kept in memory only when the daemon gives no file to keep it in.
+      instructions: context.instructions ?? new ServerInstructions(),
     };
     this.stateless = new StatelessServices(this.context);
     this.reaper = new SessionReaper<Session>({
@@ -99,6 +102,7 @@ export class Gateway implements SessionNotifier {
       this.stateless.serverRedefined(server),
     ]);
     await this.context.tasks?.serverChanged(server);
+    this.context.instructions?.forget(server);
   }
 
   async closeAll(): Promise<void> {

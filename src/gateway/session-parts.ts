@@ -202,7 +202,10 @@ function createPool(
       ),
     }),
     {
-      connected: (name, version) => context.states.connected(name, version),
+      connected: (name, connection) => {
+        context.states.connected(name, connection.protocolVersion);
+        context.instructions?.heard(name, connection.instructions);
+      },
       disconnected: (name, crashed, lost) => {
         context.states.disconnected(name, crashed);
         if (lost) hooks.lost?.(name);

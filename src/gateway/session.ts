@@ -17,7 +17,11 @@ import { SerializedResults } from './serialized-results.js';
 import { SessionActivity } from './session-activity.js';
 import { createSessionParts, type SessionParts } from './session-parts.js';
 import { ownedBy, RESOURCE_TARGET, SessionSubscriptions } from './session-subscriptions.js';
-import { AGGREGATED_CAPABILITIES, singleServerCapabilities } from './declared-capabilities.js';
+import {
+  AGGREGATED_CAPABILITIES,
+  endpointInstructions,
+  singleServerCapabilities,
+} from './declared-capabilities.js';
 import type { ApprovalGate } from './approval-gate.js';
 import type { Caller } from './call-audit.js';
 import type { ToolsMode } from '../domain/tools-mode.js';
@@ -118,6 +122,7 @@ export class Session {
           hello: this.hello,
           serverInfo: context.serverInfo,
           capabilities: () => this.capabilities,
+          instructions: () => endpointInstructions(context, this.pool, scope),
         },
         lists: new ListAnswers(parts.listing, results),
         catalog: parts.listing,

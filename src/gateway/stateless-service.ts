@@ -6,6 +6,7 @@ import { LIST_CHANGED } from './capability-kinds.js';
 import {
   MODERN_AGGREGATED_CAPABILITIES,
   runsToolTasks,
+  endpointInstructions,
   singleServerCapabilities,
 } from './declared-capabilities.js';
 import type { GatewayContext } from './gateway-context.js';
@@ -114,6 +115,7 @@ export class StatelessService {
           discover: {
             serverInfo: context.serverInfo,
             capabilities: () => this.capabilities(),
+            instructions: () => endpointInstructions(context, this.parts.pool, options.scope),
           },
           hub: this.hub,
           subscriptions: this.subscriptions,

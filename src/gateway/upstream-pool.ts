@@ -8,7 +8,7 @@ import type { ProcessSlots } from './process-slots.js';
 
 export interface PoolHooks {
   /** `protocolVersion`: the MCP revision the connection speaks, when it says. */
-  readonly connected: (server: string, protocolVersion?: string) => void;
+  readonly connected: (server: string, connection: UpstreamConnection) => void;
   /**
    * `crashed`: the connection ended on its own (the process exited, the socket died), told
    * by one session only for a shared connection. `lost`: it ended without this pool
@@ -120,7 +120,7 @@ export class UpstreamPool {
         await connection.close();
         throw new Error('session closed');
       }
-      this.hooks.connected(definition.name, connection.protocolVersion);
+      this.hooks.connected(definition.name, connection);
       void connection.closed.then(() => {
         const lost = !this.closedByUs.has(connection) && !this.closing;
         const crashed = lost && (connection.shared !== true || connection.reportsEnd === true);

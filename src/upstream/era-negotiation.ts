@@ -16,6 +16,7 @@ import { MODERN_PROTOCOL_VERSION, RPC } from '../domain/mcp-envelope.js';
 import { UpstreamRpcError, type JsonObject } from '../domain/ports.js';
 import {
   initializeUpstream,
+  instructionsOf,
   ModernInitializeAnswer,
   type HandshakeChannel,
   type HandshakeOptions,
@@ -30,6 +31,7 @@ export interface NegotiatedEra {
   readonly era: ProtocolEra;
   readonly protocolVersion: string;
   readonly serverCapabilities: JsonObject;
+  readonly instructions: string | undefined;
 }
 
 /**
@@ -68,8 +70,9 @@ async function legacy(
   channel: HandshakeChannel,
   options: HandshakeOptions,
 ): Promise<NegotiatedEra> {
-  const { protocolVersion, capabilities } = await initializeUpstream(channel, options);
-  return { era: 'legacy', protocolVersion, serverCapabilities: capabilities };
+  const hello = await initializeUpstream(channel, options);
+  const { protocolVersion, capabilities, instructions } = hello;
+  return { era: 'legacy', protocolVersion, serverCapabilities: capabilities, instructions };
 }
 
 /** The modern verdict, or undefined when the server gave no modern evidence. */
@@ -98,6 +101,7 @@ async function discover(
     era: 'modern',
     protocolVersion: MODERN_PROTOCOL_VERSION,
     serverCapabilities: capabilities,
+    instructions: instructionsOf(result),
   };
 }
 

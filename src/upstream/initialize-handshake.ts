@@ -37,11 +37,19 @@ export interface HandshakeChannel {
   notify(method: string): Promise<void>;
 }
 
-/** Resolves the protocol version agreed and the capabilities the server declared. */
+/** What an upstream said of itself at the handshake. */
+export interface UpstreamHello {
+  readonly protocolVersion: string;
+  readonly capabilities: JsonObject;
+  /** How to use the server, for the model's prompt; undefined when it gave none. */
+  readonly instructions: string | undefined;
+}
+
+/** Resolves the protocol version agreed, the capabilities declared, the instructions. */
 export async function initializeUpstream(
   channel: HandshakeChannel,
   options: HandshakeOptions,
-): Promise<{ protocolVersion: string; capabilities: JsonObject }> {
+): Promise<UpstreamHello> {
   const result = await channel.exchange('initialize', {
     protocolVersion: LATEST_PROTOCOL_VERSION,
     capabilities: options.clientCapabilities,
@@ -57,5 +65,11 @@ export async function initializeUpstream(
   // HTTP transports send the negotiated version in a header on every later request.
   channel.transport.setProtocolVersion?.(version);
   await channel.notify('notifications/initialized');
-  return { protocolVersion: version, capabilities };
+  return { protocolVersion: version, capabilities, instructions: instructionsOf(result) };
+}
+
+/** The `instructions` of an initialize or server/discover result, when it is a text. */
+export function instructionsOf(result: JsonObject): string | undefined {
+  const instructions = result['instructions'];
+  return typeof instructions === 'string' && instructions.trim() !== '' ? instructions : undefined;
 }

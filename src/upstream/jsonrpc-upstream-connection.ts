@@ -59,6 +59,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
   private capabilities: JsonObject = {};
   private negotiatedEra: ProtocolEra = 'legacy';
   private version = '';
+  private said: string | undefined;
   private readonly pending = new PendingRequests();
   private readonly peerRequests: PeerRequests;
   private readonly progressRoutes = new Map<number, (params: JsonObject) => void>();
@@ -121,6 +122,10 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     return this.version;
   }
 
+  get instructions(): string | undefined {
+    return this.said;
+  }
+
   async request(
     method: string,
     params: JsonObject | undefined,
@@ -172,6 +177,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
     this.capabilities = opened.serverCapabilities;
     this.negotiatedEra = opened.era;
     this.version = opened.protocolVersion;
+    this.said = opened.instructions;
     if (opened.era === 'modern')
       listenForListChanges(opened.serverCapabilities, (params) =>
         this.listens.listen(withEnvelope(params, options)),

@@ -66,6 +66,10 @@ export class UpstreamLease implements UpstreamConnection {
     return this.connection.protocolVersion;
   }
 
+  get instructions(): string | undefined {
+    return this.connection.instructions;
+  }
+
   get reportsEnd(): boolean {
     return this.witness;
   }

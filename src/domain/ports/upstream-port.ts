@@ -41,6 +41,8 @@ export interface UpstreamConnection {
   readonly serverCapabilities: JsonObject;
   /** The MCP revision spoken with the upstream, e.g. "2025-11-25" or "2026-07-28". */
   readonly protocolVersion?: string;
+  /** How to use the server, as it said at the handshake (for the model's prompt). */
+  readonly instructions?: string | undefined;
   /**
    * True when other sessions use the same upstream connection (a 2026-07-28 upstream, or
    * a server the user marked `shared`): it holds no process of this session's own.

@@ -7,7 +7,8 @@ export interface DiscoverParts {
   readonly serverInfo: { readonly name: string; readonly version: string };
   /** What this endpoint offers (a single-server endpoint mirrors its upstream's). */
   readonly capabilities: () => Promise<JsonObject>;
-  readonly instructions?: string;
+  /** How to use what is served (the upstreams' own words); undefined: none said. */
+  readonly instructions: () => Promise<string | undefined>;
 }
 
 /**
@@ -16,10 +17,16 @@ export interface DiscoverParts {
  * a client that finds no version it likes may still initialize.
  */
 export function discoverHandler(parts: DiscoverParts): RequestHandler {
-  return async () => ({
-    supportedVersions: [...ALL_PROTOCOL_VERSIONS],
-    capabilities: await parts.capabilities(),
-    ...(parts.instructions === undefined ? {} : { instructions: parts.instructions }),
-    _meta: { [META.serverInfo]: parts.serverInfo },
-  });
+  return async () => {
+    const [capabilities, instructions] = await Promise.all([
+      parts.capabilities(),
+      parts.instructions(),
+    ]);
+    return {
+      supportedVersions: [...ALL_PROTOCOL_VERSIONS],
+      capabilities,
+      ...(instructions === undefined ? {} : { instructions }),
+      _meta: { [META.serverInfo]: parts.serverInfo },
+    };
+  };
 }

@@ -18,6 +18,8 @@ export interface InitializeParts {
   readonly serverInfo: { readonly name: string; readonly version: string };
   /** Read at initialize: a single-server session knows its upstream's only by then. */
   readonly capabilities: () => JsonObject;
+  /** How to use what is served (the upstreams' own words); undefined: none said. */
+  readonly instructions: () => Promise<string | undefined>;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface InitializeParts {
  * Coffer speaks (the client then decides whether to go on), as the SDK negotiates.
  */
 export function initializeHandler(parts: InitializeParts): RequestHandler {
-  return (params) => {
+  return async (params) => {
     const requested = params?.['protocolVersion'];
     if (typeof requested !== 'string')
       throw new CofferError('INVALID_INPUT', 'initialize needs a string "protocolVersion"');
@@ -39,10 +41,12 @@ export function initializeHandler(parts: InitializeParts): RequestHandler {
       : LATEST_PROTOCOL_VERSION;
     hello.capabilities = capabilities;
     hello.info = { name: stringOrNull(info['name']), version: stringOrNull(info['version']) };
+    const instructions = await parts.instructions();
     return {
       protocolVersion: hello.protocolVersion,
       capabilities: parts.capabilities(),
       serverInfo: parts.serverInfo,
+      ...(instructions === undefined ? {} : { instructions }),
     };
   };
 }

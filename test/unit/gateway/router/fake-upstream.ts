@@ -34,8 +34,14 @@ export class FakeUpstream implements UpstreamConnection {
     readonly context: UpstreamConnectContext,
     private readonly script: Script,
     readonly serverCapabilities: JsonObject = { tools: { listChanged: true } },
+    private readonly said: () => string | undefined = () => undefined,
   ) {
     this.closed = new Promise((resolve) => (this.end = resolve));
+  }
+
+  /** What the server said about its use: its connector's `said`, read when asked. */
+  get instructions(): string | undefined {
+    return this.said();
   }
 
   async request(
@@ -66,6 +72,8 @@ export class FakeUpstream implements UpstreamConnection {
 /** Connects every server to a new FakeUpstream with the server's script. */
 export class FakeConnector implements UpstreamConnector {
   readonly connections: FakeUpstream[] = [];
+  /** What each server says about its use at its handshake; none by default. */
+  readonly said: Record<string, string> = {};
 
   constructor(
     private readonly scripts: Record<string, Script>,
@@ -79,6 +87,7 @@ export class FakeConnector implements UpstreamConnector {
       context,
       this.scripts[definition.name] ?? {},
       this.capabilities[definition.name],
+      () => this.said[definition.name],
     );
     this.connections.push(upstream);
     return Promise.resolve(upstream);
