@@ -44,10 +44,12 @@ export function buildSecretMatcher(secrets: readonly KnownSecret[]): SecretMatch
   for (const secret of secrets) {
     if (secret.value.length < MIN_GUARDED_SECRET_LENGTH) continue;
     const hit: SecretHit = { name: secret.name, owners: secret.owners };
-    for (const needle of encodedForms(secret.value)) {
-      // A needle this short could come from an unrelated secret's alignment tail; too risky.
-      if (needle.length >= MIN_GUARDED_SECRET_LENGTH && !byNeedle.has(needle))
-        byNeedle.set(needle, hit);
+    for (const value of guardedValues(secret.value)) {
+      for (const needle of encodedForms(value)) {
+        // A needle this short could come from an unrelated secret's alignment tail; too risky.
+        if (needle.length >= MIN_GUARDED_SECRET_LENGTH && !byNeedle.has(needle))
+          byNeedle.set(needle, hit);
+      }
     }
   }
   if (byNeedle.size === 0) return emptyMatcher;
@@ -75,6 +77,18 @@ export function buildSecretMatcher(secrets: readonly KnownSecret[]): SecretMatch
       return { text: redacted, hits: [...found.values()] };
     },
   };
+}
+
+/**
+ * The value, and for a header value of an auth scheme (`Bearer <token>`, `Basic <…>`,
+ * `Token <…>`) its credential alone: that is what a tool would be given or leak, without
+ * the word before it.
+ */
+function guardedValues(value: string): string[] {
+  const credential = /^[A-Za-z][\w-]*\s+(\S+)$/.exec(value.trim())?.[1];
+  return credential === undefined || credential.length < MIN_GUARDED_SECRET_LENGTH
+    ? [value]
+    : [value, credential];
 }
 
 const unknownHit: SecretHit = { name: 'unknown', owners: [] };

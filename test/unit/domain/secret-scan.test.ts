@@ -68,6 +68,22 @@ describe('buildSecretMatcher', () => {
     }
   });
 
+  it('finds the credential of a header value alone, without its scheme word', () => {
+    const header = buildSecretMatcher([
+      { name: 'Authorization', value: 'Bearer webtoken-abcdef123456789', owners: ['web'] },
+    ]);
+    for (const text of ['webtoken-abcdef123456789', 'Bearer webtoken-abcdef123456789'])
+      expect(header.redact(wrap(text)).text).toBe(wrap(redactionFor('Authorization')));
+    const basic = Buffer.from('user:hunter2pass').toString('base64');
+    expect(
+      buildSecretMatcher([{ name: 'B', value: `Basic ${basic}`, owners: [] }]).find(basic),
+    ).toHaveLength(1);
+    // A short word after the scheme is no credential to look for on its own.
+    const short = buildSecretMatcher([{ name: 'S', value: 'Token abc', owners: [] }]);
+    expect(short.find('abc and Token abc')).toEqual([{ name: 'S', owners: [] }]);
+    expect(short.find('abc alone')).toEqual([]);
+  });
+
   it('treats regex characters in a secret literally', () => {
     const dotted = buildSecretMatcher([{ name: 'DOTS', value: 'a.b.c.d.e.f', owners: [] }]);
     expect(dotted.find('aXbXcXdXeXf')).toEqual([]);
