@@ -32,6 +32,7 @@ export function configRoutes(services: ApiServices): Hono {
 
   app.post('/config/import', async (c) => {
     const parsed = parseConfigFile(await readJsonBody(c));
+    checkEach(services, parsed.definitions);
     const current = await services.servers.list();
     const plan = planConfigImport({
       ...parsed,
@@ -46,6 +47,25 @@ export function configRoutes(services: ApiServices): Hono {
   });
 
   return app;
+}
+
+/**
+ * Every server of the file is checked as the store would check it before the plan is
+ * made: a dry run refuses what the import would, and an import refused for one server
+ * has written none. The error names the server it is about.
+ */
+function checkEach(services: ApiServices, definitions: readonly ServerDefinition[]): void {
+  for (const definition of definitions) {
+    try {
+      services.servers.check(definition);
+    } catch (error) {
+      if (!(error instanceof CofferError)) throw error;
+      const { code, message, hint } = error;
+      throw new CofferError(code, `servers.${definition.name}: ${message}`, {
+        ...(hint === undefined ? {} : { hint }),
+      });
+    }
+  }
 }
 
 /** Names only; without a secret store every referenced secret counts as missing. */

@@ -1,3 +1,5 @@
+import { CofferError } from './errors.js';
+
 /**
  * Well-known credential shapes (issue 20.3): text that looks like a private key, a cloud
  * or API token, whoever it belongs to. Coffer does not know these values, so it flags
@@ -63,4 +65,28 @@ export function plainCredentials(values: {
   look('env', values.env);
   look('header', values.headers);
   return found;
+}
+
+/**
+ * The refusal of a definition whose plain env or header value is shaped like a
+ * credential, or undefined: the definition is kept in the database and shown by `coffer
+ * mcp show`, the UI and the API, where no secret may go. The field is named as the
+ * schema's errors name one (`env.NAME`), and the hint says where the value belongs, for
+ * this server.
+ */
+export function plainCredentialError(
+  values: Parameters<typeof plainCredentials>[0],
+  server: string,
+): CofferError | undefined {
+  const [found] = plainCredentials(values);
+  if (found === undefined) return undefined;
+  const { kind, name, shape } = found;
+  const [field, secrets] = kind === 'env' ? ['env', 'secret_env'] : ['headers', 'secret_headers'];
+  return new CofferError(
+    'INVALID_INPUT',
+    `${field}.${name}: holds a credential (${shape}); a secret does not go into a server's definition`,
+    {
+      hint: `keep it as a secret: name it in ${secrets} and store its value (coffer secrets set ${server} --${kind} ${name}; in the UI, the server form's Secrets)`,
+    },
+  );
 }

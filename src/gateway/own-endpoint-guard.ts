@@ -29,6 +29,10 @@ export function refusingOwnEndpoint(servers: ServerRepository, port: number): Se
       check(patch.url);
       return servers.update(name, patch);
     },
+    check: (definition) => {
+      check(definition.url);
+      servers.check(definition);
+    },
     remove: (name) => servers.remove(name),
   };
 }

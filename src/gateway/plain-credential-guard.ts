@@ -1,5 +1,4 @@
-import { plainCredentials } from '../domain/credential-shapes.js';
-import { CofferError } from '../domain/errors.js';
+import { plainCredentialError } from '../domain/credential-shapes.js';
 import type { ServerRepository } from '../domain/ports.js';
 
 /**
@@ -15,28 +14,22 @@ export function refusingPlainCredentials(servers: ServerRepository): ServerRepos
     list: () => servers.list(),
     get: (name) => servers.get(name),
     create: async (definition) => {
-      refuse(definition);
+      refuse(definition, definition.name);
       return servers.create(definition);
     },
     update: async (name, patch) => {
-      refuse(patch);
+      refuse(patch, name);
       return servers.update(name, patch);
+    },
+    check: (definition) => {
+      refuse(definition, definition.name);
+      servers.check(definition);
     },
     remove: (name) => servers.remove(name),
   };
 }
 
-/** "env.NAME: …" and "headers.Name: …", as the schema's errors name a field (the UI's form shows it there). */
-function refuse(values: Parameters<typeof plainCredentials>[0]): void {
-  const [found] = plainCredentials(values);
-  if (found === undefined) return;
-  const { kind, name, shape } = found;
-  const [field, secrets] = kind === 'env' ? ['env', 'secret_env'] : ['headers', 'secret_headers'];
-  throw new CofferError(
-    'INVALID_INPUT',
-    `${field}.${name}: holds a credential (${shape}); a secret does not go into a server's definition`,
-    {
-      hint: `keep it as a secret: name it in ${secrets} and store its value (coffer secrets set <server> --${kind} ${name}; in the UI, the server form's Secrets)`,
-    },
-  );
+function refuse(values: Parameters<typeof plainCredentialError>[0], server: string): void {
+  const error = plainCredentialError(values, server);
+  if (error !== undefined) throw error;
 }

@@ -72,6 +72,9 @@ export class SqliteServerRepository implements ServerRepository {
    * Merges like an object spread: keys absent from the patch keep their value, keys
    * present with `undefined` clear an optional field (command, cwd, url).
    */
+  /** The store's own rules are the schema's, checked where the definition was parsed. */
+  check(): void {}
+
   update(name: string, patch: ServerPatch): Promise<ServerRecord> {
     return guarded({ server: name }, () =>
       this.db.transaction().execute(async (trx) => {

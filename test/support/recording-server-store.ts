@@ -20,6 +20,7 @@ export function recordingStore(base: ServerDefinition): {
       Promise.resolve(record(definition))
     ),
     update: (name, patch) => (written.push(`update ${name}`), Promise.resolve(record(patch))),
+    check: () => undefined,
     remove: (name) => (written.push(`remove ${name}`), Promise.resolve()),
   };
   return { repository, written };

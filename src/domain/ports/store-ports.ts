@@ -16,6 +16,12 @@ export interface ServerRepository {
   create(definition: ServerDefinition): Promise<ServerRecord>;
   /** Throws SERVER_NOT_FOUND. */
   update(name: string, patch: ServerPatch): Promise<ServerRecord>;
+  /**
+   * Throws what create or update would for the definition's content (the guards in front
+   * of the store: a credential as a plain value, Coffer's own URL), writing nothing: a
+   * config import checks every server before it writes one.
+   */
+  check(definition: ServerDefinition): void;
   /** Throws SERVER_NOT_FOUND. Preferences go with it (ON DELETE CASCADE). */
   remove(name: string): Promise<void>;
 }

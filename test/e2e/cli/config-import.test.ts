@@ -196,4 +196,33 @@ describe('coffer config export / import', () => {
     expect(garbled.code).toBe(ExitCode.USAGE);
     expect(oneErrorLine(garbled)).toContain('is not JSON');
   });
+
+  it('refuses a file with a credential as a plain value before it writes any server, dry run or not', async () => {
+    const bad = join(scratch, 'partial.json');
+    const bearer = 'Bearer abcdef0123456789abcdef';
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        coffer_config: 1,
+        servers: {
+          aaa: { transport: 'stdio', command: 'node', args: ['x.js'] },
+          bbb: {
+            transport: 'http',
+            url: 'http://127.0.0.1:9/mcp',
+            headers: { Authorization: bearer },
+          },
+        },
+      }),
+    );
+    for (const dryRun of [['--dry-run'], []]) {
+      const refused = await target.run('config', 'import', bad, ...dryRun);
+      expect(refused.code, refused.stdout).toBe(ExitCode.USAGE);
+      const line = oneErrorLine(refused);
+      expect(line).toContain('servers.bbb: headers.Authorization: holds a credential');
+      expect(line).toContain('coffer secrets set bbb --header Authorization');
+      expect(line).not.toContain(bearer);
+    }
+    const shown = await target.run('mcp', 'show', 'aaa');
+    expect(shown.code).toBe(ExitCode.NOT_FOUND);
+  });
 });

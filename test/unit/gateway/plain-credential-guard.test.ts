@@ -22,7 +22,7 @@ describe('refusingPlainCredentials', () => {
       code: 'INVALID_INPUT',
       message:
         "env.GITHUB_TOKEN: holds a credential (github-token); a secret does not go into a server's definition",
-      hint: expect.stringContaining('coffer secrets set <server> --env GITHUB_TOKEN'),
+      hint: expect.stringContaining('coffer secrets set gh --env GITHUB_TOKEN'),
     });
     expect(JSON.stringify(created)).not.toContain(githubToken);
     const updated = await servers
