@@ -35,6 +35,11 @@ export function checkSomethingChanges(name: string, command: readonly string[], 
       'Give --cwd or --unset-cwd, not both',
       `e.g. \`coffer mcp edit ${name} --unset-cwd\``,
     );
+  if (flags.url !== undefined && command.length > 0)
+    throw invalid(
+      'Give either --url or a command, not both',
+      `--url makes "${name}" a remote server, a command after -- a local one`,
+    );
   const secrets = flags.secretEnv.length + flags.secretHeader.length > 0;
   const unsets = lists.some((list) => list.length > 0) || flags.unsetCwd === true;
   if (command.length > 0 || named || secrets || unsets) return;

@@ -153,4 +153,11 @@ describe('editPlan', () => {
       /Give --cwd or --unset-cwd, not both/,
     );
   });
+
+  it('refuses a --url and a command together, as mcp add does, instead of dropping the URL', () => {
+    const both = () =>
+      checkSomethingChanges('fx', ['node', 'b.js'], flags({ url: 'http://x/mcp' }));
+    expect(both).toThrow(/Give either --url or a command, not both/);
+    expect(both).toThrow(CofferError);
+  });
 });
