@@ -183,6 +183,8 @@ export const createServices: CreateServices = async ({
     listTimeoutMs: settings.listTimeoutMs,
     toolsMode: settings.toolsMode,
     enabledServers: (only) => registry.enabled(only),
+    isDisabled: async (server) =>
+      (await registry.all()).some(({ name, enabled }) => name === server && !enabled),
     upstreamLog: (server, params) => {
       const line = JSON.stringify({ time: clock.now().toISOString(), ...params }) + '\n';
       sharedRotatingFile(upstreamLogPath(paths, server)).write(line);

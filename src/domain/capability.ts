@@ -1,3 +1,5 @@
+import { CofferError } from './errors.js';
+
 /**
  * A capability is one tool, prompt, resource or resource template an upstream offers.
  * Its key is the upstream's own identifier (tool name, prompt name, resource URI,
@@ -14,6 +16,14 @@ export interface CapabilityPreference {
   readonly enabled: boolean;
   readonly first_seen_at: string;
   readonly last_seen_at: string;
+}
+
+/** A call to a server the user switched off, with the command that switches it on. */
+export function serverDisabled(server: string): CofferError {
+  return new CofferError('SERVER_DISABLED', `Server "${server}" is disabled`, {
+    hint: `enable it with \`coffer mcp enable ${server}\``,
+    data: { server },
+  });
 }
 
 /** The code a refused call gets, per capability type. */

@@ -1,4 +1,4 @@
-import { disabledCode } from '../domain/capability.js';
+import { disabledCode, serverDisabled } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type {
   ActivityEntry,
@@ -34,10 +34,7 @@ export interface AdminToolCallDeps extends ListLoaderDeps {
 }
 
 async function checkCallable(deps: AdminToolCallDeps, server: ServerRecord, tool: string) {
-  if (!server.enabled)
-    throw new CofferError('SERVER_DISABLED', `Server "${server.name}" is disabled`, {
-      hint: `enable it with \`coffer mcp enable ${server.name}\``,
-    });
+  if (!server.enabled) throw serverDisabled(server.name);
   const listed = await loadList(deps, server, capabilityKinds.tool);
   if (!listed.items.some((item) => capabilityKinds.tool.keyOf(item) === tool))
     throw new CofferError('CAPABILITY_NOT_FOUND', `Unknown tool "${tool}" of "${server.name}"`, {

@@ -1,5 +1,5 @@
 import type { CapabilityType } from '../domain/capability.js';
-import { disabledCode, toggleFlag } from '../domain/capability.js';
+import { disabledCode, serverDisabled, toggleFlag } from '../domain/capability.js';
 import { CofferError } from '../domain/errors.js';
 import type { PreferenceRepository } from '../domain/ports.js';
 import { toolChanged } from '../domain/tool-pin.js';
@@ -14,6 +14,8 @@ export interface CapabilityRoutesDeps {
   readonly namespace: Namespace;
   /** Whether `name` is a server this session serves (to name it on a refusal). */
   readonly serves: (name: string) => Promise<boolean>;
+  /** Whether `name` is a registered server the user disabled; absent: none is known. */
+  readonly disabled?: (name: string) => Promise<boolean>;
 }
 
 /**
@@ -54,6 +56,9 @@ export class CapabilityRoutes {
 
   private async notFound(type: CapabilityType, exposed: string): Promise<CofferError> {
     const parsed = this.deps.namespace.parse(type, exposed);
+    // A name of a server switched off: say so, and how to switch it on.
+    if (parsed !== undefined && (await this.deps.disabled?.(parsed.server)) === true)
+      return serverDisabled(parsed.server);
     const server =
       parsed !== undefined && (await this.deps.serves(parsed.server)) ? parsed.server : undefined;
     // SEP-2164: a resource that is not there names the URI asked for in `data.uri`.

@@ -44,6 +44,8 @@ export interface GatewayContext {
   readonly toolsMode?: ToolsMode;
   /** Enabled servers, all or the one named. */
   readonly enabledServers: (only?: string) => Promise<readonly ServerRecord[]>;
+  /** Whether a registered server is switched off (a call to it says so); absent: unknown. */
+  readonly isDisabled?: (server: string) => Promise<boolean>;
   readonly upstreamLog: (server: string, params: JsonObject | undefined) => void;
   readonly logFailure: (method: string, error: unknown, trace?: TraceContext) => void;
   /** The per-server limit on live upstream processes, shared with the admin catalog. */

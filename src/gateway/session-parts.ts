@@ -120,6 +120,8 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
     namespace,
     serves: async (name) =>
       (only === undefined || only === name) && (await context.enabledServers(name)).length > 0,
+    disabled: async (name) =>
+      (only === undefined || only === name) && (await context.isDisabled?.(name)) === true,
   });
   const upstream = new UpstreamForward(pool, inflight);
   const relay = new TargetRelay({

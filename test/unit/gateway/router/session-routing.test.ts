@@ -90,6 +90,28 @@ describe('a session routes each request to the upstream that owns it', () => {
     ]);
   });
 
+  it('refuses a tool of a server switched off with SERVER_DISABLED and the command to switch it on', async () => {
+    harness = await startSession(
+      { fx: echo },
+      { kind: 'aggregated' },
+      {
+        isDisabled: (server) => Promise.resolve(server === 'off'),
+      },
+    );
+    await harness.initialize();
+    const call = await harness.client.request(2, 'tools/call', { name: 'off__echo' });
+    expect(call['error']).toMatchObject({
+      data: { coffer_code: 'SERVER_DISABLED', server: 'off' },
+    });
+    expect(JSON.stringify(call['error'])).toContain('coffer mcp enable off');
+    const unknown = await harness.client.request(3, 'tools/call', { name: 'ghost__echo' });
+    expect(unknown['error']).toMatchObject({ data: { coffer_code: 'CAPABILITY_NOT_FOUND' } });
+    expect(harness.activity.map((row) => [row.server, row.error_code])).toEqual([
+      ['off', 'SERVER_DISABLED'],
+      [null, 'CAPABILITY_NOT_FOUND'],
+    ]);
+  });
+
   it('records a call whose tool answered isError as an error, the result relayed as it came', async () => {
     const failing: Script = {
       ...echo,
