@@ -54,7 +54,7 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
     'UPSTREAM_UNAVAILABLE',
     `Upstream "${server}" failed: ${errorText(error)}`,
     {
-      hint: `run \`coffer mcp test ${server}\` to see why`,
+      hint: `read what it logged: \`coffer logs --upstream ${server}\`, and check its definition: \`coffer mcp show ${server}\``,
       data: { server },
       cause: error,
     },

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { renderCapabilityTree, type TreeCapabilities } from '../render/capability-tree.js';
 import { colorsFor } from '../render/colors.js';
+import { storedSecretKeys } from './stored-secrets.js';
 import { renderServerDetails, renderServerTable, type ServerView } from '../render/server-table.js';
 import { checkName } from './mcp-input.js';
 
@@ -85,6 +86,8 @@ export function registerMcpList(mcp: Command, context: CliContext): void {
         context.stdout.write(`${JSON.stringify({ server }, null, 2)}\n`);
         return;
       }
-      context.stdout.write(renderServerDetails(server, colorsFor(context.stdout, context.env)));
+      const stored = await storedSecretKeys(api, name);
+      const colors = colorsFor(context.stdout, context.env);
+      context.stdout.write(renderServerDetails(server, colors, stored));
     });
 }

@@ -17,6 +17,24 @@ export async function storedSecretsOf(api: ApiClient, server: string): Promise<S
   }
 }
 
+/**
+ * Which of a server's secrets have a value stored, as `kind/name` (`env/API_KEY`), for
+ * `mcp show`; undefined when the daemon cannot tell.
+ */
+export async function storedSecretKeys(
+  api: ApiClient,
+  server: string,
+): Promise<ReadonlySet<string> | undefined> {
+  try {
+    const listing = await api.get<{ secrets: (SecretRef & { stored: boolean })[] }>(
+      `/secrets?server=${encodeURIComponent(server)}`,
+    );
+    return new Set(listing.secrets.filter((row) => row.stored).map((r) => `${r.kind}/${r.name}`));
+  } catch {
+    return undefined;
+  }
+}
+
 /** `  deleted from the keychain: env "A", header "B"`, or nothing for none. */
 export function deletedLine(refs: readonly Pick<SecretRef, 'kind' | 'name'>[]): string {
   if (refs.length === 0) return '';

@@ -108,8 +108,15 @@ export function describeTarget(server: ServerRecord): string {
   return server.url ?? '';
 }
 
-/** `coffer mcp show`: the definition and status as aligned "key: value" lines. */
-export function renderServerDetails(server: ServerView, colors: Colors): string {
+/**
+ * `coffer mcp show`: the definition and status as aligned "key: value" lines. `stored`:
+ * which secrets have a value (`env/NAME`), undefined when the daemon could not tell.
+ */
+export function renderServerDetails(
+  server: ServerView,
+  colors: Colors,
+  stored?: ReadonlySet<string>,
+): string {
   const rows: [string, string][] = [
     ['name', colors.bold(server.name)],
     ['transport', server.transport],
@@ -119,8 +126,14 @@ export function renderServerDetails(server: ServerView, colors: Colors): string 
   for (const [key, value] of Object.entries(server.env)) rows.push(['env', `${key}=${value}`]);
   for (const [key, value] of Object.entries(server.headers))
     rows.push(['header', `${key}: ${value}`]);
-  for (const key of server.secret_env) rows.push(['secret env', `${key} (keychain)`]);
-  for (const key of server.secret_headers) rows.push(['secret header', `${key} (keychain)`]);
+  const state = (kind: 'env' | 'header', key: string): string => {
+    if (stored === undefined) return key;
+    if (stored.has(`${kind}/${key}`)) return `${key} (stored)`;
+    const flag = kind === 'env' ? '--env' : '--header';
+    return `${key} ${colors.red(`(not set: coffer secrets set ${server.name} ${flag} ${key})`)}`;
+  };
+  for (const key of server.secret_env) rows.push(['secret env', state('env', key)]);
+  for (const key of server.secret_headers) rows.push(['secret header', state('header', key)]);
   rows.push(
     ['enabled', server.enabled ? 'yes' : 'no'],
     ['auto-enable', server.auto_enable_new_capabilities ? 'new capabilities on' : 'off'],

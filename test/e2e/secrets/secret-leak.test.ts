@@ -61,6 +61,7 @@ describe('a secret is used end to end and found nowhere else', () => {
     expect(show.code).toBe(0);
     expect(JSON.parse(show.stdout).server.secret_env).toEqual(['VAULT_TOKEN']);
     const human = await runCoffer(daemon.env, ['mcp', 'show', 'vault']);
+    expect(human.stdout).toMatch(/secret env: +VAULT_TOKEN \(stored\)/);
     const list = await runCoffer(daemon.env, ['secrets', 'list', '--json']);
     expect(JSON.parse(list.stdout).secrets).toEqual([
       { server: 'vault', kind: 'env', name: 'VAULT_TOKEN', stored: true, referenced: true },

@@ -125,4 +125,31 @@ describe('coffer mcp show (the details)', () => {
     );
     expect(row(remote())).toBeUndefined();
   });
+
+  it('says which secrets have a value, and how to set one that has none', () => {
+    const view = {
+      ...server('gh', 0),
+      command: 'npx',
+      args: [],
+      env: {},
+      headers: {},
+      secret_env: ['GITHUB_TOKEN', 'API_KEY'],
+      secret_headers: [],
+    } as unknown as ServerView;
+    const lines = (stored?: ReadonlySet<string>) =>
+      renderServerDetails(view, plain, stored)
+        .split('\n')
+        .filter((line) => line.startsWith('secret env:'));
+    expect(lines(new Set(['env/GITHUB_TOKEN']))).toEqual([
+      expect.stringMatching(/^secret env: +GITHUB_TOKEN \(stored\)$/),
+      expect.stringMatching(
+        /^secret env: +API_KEY \(not set: coffer secrets set gh --env API_KEY\)$/,
+      ),
+    ]);
+    // The daemon could not tell: the names alone, no claim about where they are.
+    expect(lines(undefined)).toEqual([
+      expect.stringMatching(/^secret env: +GITHUB_TOKEN$/),
+      expect.stringMatching(/^secret env: +API_KEY$/),
+    ]);
+  });
 });
