@@ -46,6 +46,17 @@ export const serverDefinitionSchema = z
   })
   .strict()
   .superRefine((def, ctx) => {
+    for (const name of Object.keys(def.env).filter((key) => def.secret_env.includes(key)))
+      ctx.addIssue({ code: 'custom', path: ['env', name], message: twice(name, 'secret_env') });
+    const secretHeaders = new Set(def.secret_headers.map((name) => name.toLowerCase()));
+    for (const name of Object.keys(def.headers).filter((key) =>
+      secretHeaders.has(key.toLowerCase()),
+    ))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['headers', name],
+        message: twice(name, 'secret_headers'),
+      });
     if (def.transport === 'stdio') {
       if (def.command === undefined)
         ctx.addIssue({
@@ -80,6 +91,11 @@ export const serverDefinitionSchema = z
 
 export type ServerDefinitionInput = z.input<typeof serverDefinitionSchema>;
 export type ServerDefinition = z.output<typeof serverDefinitionSchema>;
+
+/** A name given a plain value and a secret one: which would the server get? */
+function twice(name: string, secrets: string): string {
+  return `${name} is also in ${secrets}: keep it in one (a secret's value comes from the keychain)`;
+}
 
 function isHttpUrl(text: string): boolean {
   try {

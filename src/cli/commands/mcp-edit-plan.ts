@@ -164,5 +164,23 @@ export function editPlan(
   folder: LaunchFolder | undefined,
 ): AddPlan {
   const local = command.length > 0 || (flags.url === undefined && current.transport === 'stdio');
-  return local ? localPlan(current, command, flags, folder) : remotePlan(current, flags);
+  const plan = local ? localPlan(current, command, flags, folder) : remotePlan(current, flags);
+  return plainBecomesSecret(plan, flags);
+}
+
+/**
+ * `--secret-env A` for an A the server has as a plain value (and this command does not
+ * give with --env): A becomes a secret, its plain value leaves the definition.
+ */
+function plainBecomesSecret(plan: AddPlan, flags: EditFlags): AddPlan {
+  const givenNow = new Set(flags.env.map((pair) => pair.split('=')[0]));
+  const moved = flags.secretEnv.filter(
+    (name) => name in plan.definition.env && !givenNow.has(name),
+  );
+  if (moved.length === 0) return plan;
+  const env = Object.fromEntries(
+    Object.entries(plan.definition.env).filter(([name]) => !moved.includes(name)),
+  );
+  const notes = moved.map((name) => `env ${name} is a secret now: its plain value was dropped`);
+  return { definition: { ...plan.definition, env }, notes: [...plan.notes, ...notes] };
 }

@@ -154,6 +154,16 @@ describe('editPlan', () => {
     );
   });
 
+  it('turns a plain env value into a secret when --secret-env names it', () => {
+    const current = record({ transport: 'stdio', command: 'node', env: { A: '2', B: '3' } });
+    const plan = editPlan(current, [], flags({ secretEnv: ['A'] }), undefined);
+    expect(plan.definition.env).toEqual({ B: '3' });
+    expect(plan.notes).toContain('env A is a secret now: its plain value was dropped');
+    // Given again with --env in the same command, it is still refused by the secrets' check.
+    const again = editPlan(current, [], flags({ env: ['A=4'], secretEnv: ['A'] }), undefined);
+    expect(again.definition.env).toEqual({ A: '4', B: '3' });
+  });
+
   it('refuses a --url and a command together, as mcp add does, instead of dropping the URL', () => {
     const both = () =>
       checkSomethingChanges('fx', ['node', 'b.js'], flags({ url: 'http://x/mcp' }));

@@ -148,6 +148,27 @@ describe('the config file', () => {
     ).toBe('servers.x.shared');
   });
 
+  it('refuses a name given both a plain value and a secret one, headers caselessly', () => {
+    const both = problemOf({
+      coffer_config: 1,
+      servers: { ok: { transport: 'stdio', command: 'node', env: { A: 'x' }, secret_env: ['A'] } },
+    });
+    expect(both.path).toBe('servers.ok.env.A');
+    expect(both.message).toContain('A is also in secret_env: keep it in one');
+    const header = problemOf({
+      coffer_config: 1,
+      servers: {
+        web: {
+          transport: 'http',
+          url: 'https://x.test/mcp',
+          headers: { 'x-key': 'plain' },
+          secret_headers: ['X-Key'],
+        },
+      },
+    });
+    expect(header.path).toBe('servers.web.headers.x-key');
+  });
+
   it('names the bad field and says what is wrong', () => {
     expect(problemOf({ coffer_config: 2, servers: {} }).message).toContain(
       'coffer_config must be 1',
