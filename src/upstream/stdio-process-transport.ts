@@ -96,6 +96,9 @@ export class StdioProcessTransport implements Transport {
       child.once('close', (code, signal) => this.onChildClosed(child, code, signal));
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+      // No answer can come any more. A process of the server's that still holds stderr
+      // would keep 'close' away, and every call in flight waiting, until it exited.
+      child.stdout?.once('end', () => this.stdoutEnded(child));
       child.stderr?.on('data', (chunk: Buffer) => {
         this.startFailure.stderr(chunk);
         this.options.onStderr?.(chunk);
@@ -173,6 +176,11 @@ export class StdioProcessTransport implements Transport {
 
   private note(text: string): void {
     this.options.onStderr?.(Buffer.from(`[coffer] ${text}\n`));
+  }
+
+  private stdoutEnded(child: ChildProcess): void {
+    if (child.pid === undefined || this.child !== child) return;
+    void terminateGroup(child.pid, this.options.graceMs ?? 1500);
   }
 
   private onChildClosed(
