@@ -12,6 +12,13 @@ import { callJson } from './fault-support.js';
 
 const wrapper = join(repoRoot, 'test/fixtures/wrapper-server.mjs');
 
+/** What the fixture's `stats` tool answers, as far as this test reads it. */
+interface Stats {
+  readonly pid: number;
+  readonly parentPid: number;
+  readonly toolCalls: number;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -48,13 +55,13 @@ describe('a launcher killed while its server lives on', () => {
 
   it('fails the call in flight, ends the orphan, and serves the next call', async () => {
     const client = await daemon.client();
-    const before = await callJson(client, 'wrapped__stats');
-    const { pid, parentPid } = before as { pid: number; parentPid: number };
+    const before = (await callJson(client, 'wrapped__stats')) as Stats;
+    const { pid, parentPid } = before;
     const hung = client
       .callTool({ name: 'wrapped__hang', arguments: {} }, undefined, { timeout: 600_000 })
       .catch((error: unknown) => error);
     await eventually(async () => {
-      const now = await callJson(client, 'wrapped__stats');
+      const now = (await callJson(client, 'wrapped__stats')) as Stats;
       expect(now.toolCalls).toBeGreaterThan(before.toolCalls + 1);
     });
     const log = readFileSync(join(daemon.home, 'logs/upstream-wrapped.log'), 'utf8');
@@ -63,7 +70,7 @@ describe('a launcher killed while its server lives on', () => {
     process.kill(parentPid, 'SIGKILL');
     expect(await hung).toMatchObject({ data: { coffer_code: 'UPSTREAM_UNAVAILABLE' } });
     await eventually(() => expect([alive(pid), alive(helper)]).toEqual([false, false]));
-    const after = await callJson(client, 'wrapped__stats');
+    const after = (await callJson(client, 'wrapped__stats')) as Stats;
     expect(after.pid).not.toBe(pid);
   });
 });
