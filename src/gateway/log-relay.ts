@@ -25,15 +25,18 @@ export type LogSink = (params: JsonObject, relatedRequestId: RequestId | undefin
 
 /**
  * Upstream log messages (`notifications/message`). Always written to the upstream's log
- * file; relayed to the client only on the single-server endpoint, which mirrors one
- * upstream as if the client were talking to it directly. The aggregated endpoint keeps
- * them out of the client's way (many upstreams, one client): the research notes' rule.
- * Coffer answers `logging/setLevel` itself and filters by the level the client chose.
- * A 2025-11-25 session's only: 2026-07-28 requests ask per request (request-logs.ts).
+ * file; relayed to the client on the single-server endpoint, which mirrors one upstream
+ * as if the client were talking to it directly. The aggregated endpoint keeps them out
+ * of the client's way (many upstreams, one client: the research notes' rule) until the
+ * client asks for them with `logging/setLevel`, as a 2026-07-28 request asks for its own
+ * (request-logs.ts). Coffer answers `logging/setLevel` itself and filters by the level
+ * the client chose. A 2025-11-25 session's only.
  */
 export class LogRelay {
   readonly levels: readonly string[] = SEVERITY;
   private level: LoggingLevel = 'debug';
+  /** The client set a level: it wants the lines at or above it, on any endpoint. */
+  private asked = false;
 
   constructor(
     private readonly sink: LogSink,
@@ -44,11 +47,12 @@ export class LogRelay {
   setLevel(level: unknown): boolean {
     if (!isLoggingLevel(level)) return false;
     this.level = level;
+    this.asked = true;
     return true;
   }
 
   forward(params: JsonObject | undefined, relatedRequestId: RequestId | undefined): void {
-    if (!this.relay || !passesLevel(params?.['level'], this.level)) return;
+    if (!(this.relay || this.asked) || !passesLevel(params?.['level'], this.level)) return;
     this.sink(params ?? {}, relatedRequestId);
   }
 }
