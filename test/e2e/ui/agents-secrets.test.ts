@@ -167,6 +167,9 @@ describe('Agents and Secrets pages in Chromium', () => {
         'nothing to add: Coffer already has it as "fixture" (same command and settings; Coffer uses the API_TOKEN it holds)',
       )
       .waitFor();
+    // The agent's own name for the entry, then the server Coffer has.
+    const row = preview.locator('tbody tr').first();
+    expect(await row.locator('td[data-label="Entry"]').textContent()).toMatch(/^fx → fixture/);
     await preview.getByRole('button', { name: 'Note 1 as served by Coffer' }).click();
     await page
       .getByText('Imported 0 of 1 entries from VS Code; 1 already served by Coffer')

@@ -60,12 +60,17 @@ function ImportRows({ items }: { items: readonly AgentImportItem[] }) {
         {items.map((item) => (
           <tr key={item.original} className={item.action === 'add' ? undefined : 'is-muted'}>
             <td data-label="Entry">
+              {item.original !== item.server && (
+                <>
+                  <code>{item.original}</code>
+                  <span className="muted"> → </span>
+                </>
+              )}
               {item.outcome === 'added' || item.action === 'same' ? (
                 <a href={href.server(item.server)}>{item.server}</a>
               ) : (
-                <code>{item.original}</code>
+                <code>{item.server}</code>
               )}
-              {item.original !== item.server && <span className="muted"> → {item.server}</span>}
               {item.notes.map((note) => (
                 <p key={note} className="field-hint">
                   {note}
