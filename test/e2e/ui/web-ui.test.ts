@@ -127,6 +127,26 @@ describe('web UI in Chromium', () => {
     expect((refused as McpError).data).toMatchObject({ coffer_code: 'TOOL_DISABLED' });
   });
 
+  it('puts a switch back when the daemon could not save it', async () => {
+    const toggle = page.getByRole('switch', { name: 'Enable structured' });
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    // The daemon unreachable for this save, and for the reload after it.
+    const unreachable = '**/api/v1/servers/fixture/capabilities';
+    await page.route(unreachable, (route) => route.abort('connectionrefused'));
+    try {
+      await toggle.click();
+      await page.getByText('Cannot reach the Coffer daemon').first().waitFor();
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+    } finally {
+      await page.unroute(unreachable);
+    }
+    const { body } = await daemon.api('GET', '/servers/fixture/capabilities');
+    const structured = (body.tools.items as { key: string; enabled: boolean }[]).find(
+      (tool) => tool.key === 'structured',
+    );
+    expect(structured?.enabled).toBe(true);
+  });
+
   it('filters a list and switches all shown at once', async () => {
     const all = await page.locator('.capability').count();
     await page.getByLabel('Filter tools').fill('outputSchema');

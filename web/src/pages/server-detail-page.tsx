@@ -81,6 +81,7 @@ export function ServerDetailPage({ name }: { name: string }) {
   const toggle = (items: readonly TypedItem[], enabled: boolean) => {
     const word = enabled ? 'enabled' : 'disabled';
     const what = items.length === 1 ? (items[0]?.key ?? '') : `${items.length} items`;
+    const before = caps.data;
     void run(
       async () => {
         for (const [type, keys] of byType(items)) {
@@ -89,7 +90,11 @@ export function ServerDetailPage({ name }: { name: string }) {
         }
       },
       `${what} ${word}`,
-      caps.reload,
+      () => {
+        // Not saved (the daemon may be down, and a reload with it): the switches go back.
+        if (before !== undefined) caps.set(() => before);
+        caps.reload();
+      },
     );
   };
 
