@@ -12,6 +12,8 @@ export type Transport = (typeof transports)[number];
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_NAME_RULE =
+  'environment variable names are letters, digits and "_", not starting with a digit (like API_TOKEN)';
 
 const serverName = z.string().superRefine((name, ctx) => {
   const problem = serverNameProblem(name);
@@ -19,10 +21,7 @@ const serverName = z.string().superRefine((name, ctx) => {
     ctx.addIssue({ code: 'custom', message: `invalid server name: ${problem}` });
 });
 
-const envMap = z.record(
-  z.string().regex(ENV_NAME, 'environment variable names are letters, digits and "_"'),
-  z.string(),
-);
+const envMap = z.record(z.string().regex(ENV_NAME, ENV_NAME_RULE), z.string());
 const headerMap = z.record(
   z.string().regex(HEADER_NAME, 'not a valid HTTP header name'),
   z.string(),
@@ -38,8 +37,10 @@ export const serverDefinitionSchema = z
     cwd: z.string().min(1).optional(),
     url: z.string().optional(),
     headers: headerMap.default({}),
-    secret_env: z.array(z.string().regex(ENV_NAME)).default([]),
-    secret_headers: z.array(z.string().regex(HEADER_NAME)).default([]),
+    secret_env: z.array(z.string().regex(ENV_NAME, ENV_NAME_RULE)).default([]),
+    secret_headers: z
+      .array(z.string().regex(HEADER_NAME, 'not a valid HTTP header name'))
+      .default([]),
     enabled: z.boolean().default(true),
     auto_enable_new_capabilities: z.boolean().default(true),
     shared: z.boolean().default(false),

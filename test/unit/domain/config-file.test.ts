@@ -148,6 +148,16 @@ describe('the config file', () => {
     ).toBe('servers.x.shared');
   });
 
+  it('says what a secret name may be, not the pattern it failed', () => {
+    const bad = problemOf({
+      coffer_config: 1,
+      servers: { ok: { transport: 'stdio', command: 'node', secret_env: ['1TOKEN'] } },
+    });
+    expect(bad.path).toBe('servers.ok.secret_env[0]');
+    expect(bad.message).toContain('letters, digits and "_", not starting with a digit');
+    expect(bad.message).not.toContain('pattern');
+  });
+
   it('refuses a name given both a plain value and a secret one, headers caselessly', () => {
     const both = problemOf({
       coffer_config: 1,
