@@ -25,7 +25,14 @@ function parseEntry(json: string): Record<string, unknown> {
     throw new CofferError('INVALID_INPUT', "The server's JSON is not an object", {
       hint: 'give one entry, e.g. {"command": "npx", "args": ["-y", "<package>"]} or {"type": "http", "url": "https://…"}',
     });
-  return value as Record<string, unknown>;
+  const entry = value as Record<string, unknown>;
+  // A whole block pasted from a README (`{"mcpServers": {…}}`) holds entries, not one.
+  const block = ['mcpServers', 'servers'].find((key) => key in entry && !('command' in entry));
+  if (block !== undefined)
+    throw new CofferError('INVALID_INPUT', `The JSON is a "${block}" block, not one entry`, {
+      hint: `give the entry inside it, or import the whole block: coffer agents import claude-desktop --file <file with the block>`,
+    });
+  return entry;
 }
 
 export async function addJson(

@@ -75,6 +75,11 @@ const refusedLocally: [string, string[], RegExp][] = [
     /does not parse/,
   ],
   ['add-json with a JSON list', ['mcp', 'add-json', 'x', '[1]'], /is not an object/],
+  [
+    'add-json with a whole mcpServers block',
+    ['mcp', 'add-json', 'x', '{"mcpServers": {"x": {"command": "npx"}}}'],
+    /is a "mcpServers" block, not one entry \(give the entry inside it, or import the whole block: coffer agents import/,
+  ],
   ['add-json with a bad name', ['mcp', 'add-json', 'X Y', '{}'], /Invalid server name "X Y"/],
   ['show with a bad name', ['mcp', 'show', 'NO'], /Invalid server name "NO"/],
   ['remove with a bad name', ['mcp', 'remove', 'no!'], /Invalid server name/],
