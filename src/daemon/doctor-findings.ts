@@ -1,4 +1,4 @@
-import { plainCredentials } from '../domain/credential-shapes.js';
+import { plainCredentials, urlCredentials } from '../domain/credential-shapes.js';
 import {
   commandNotFound,
   cwdNotFound,
@@ -253,13 +253,20 @@ export function duplicateFindings(records: readonly ServerRecord[]): DoctorFindi
  * finding names the kind of credential, never the value.
  */
 export function plainCredentialFindings(records: readonly ServerRecord[]): DoctorFinding[] {
-  return records.flatMap((record) =>
-    plainCredentials(record).map(({ kind, name, shape }) => ({
+  return records.flatMap((record) => [
+    ...urlCredentials(record.url).map((where) => ({
+      code: 'SECRET_IN_DEFINITION' as const,
+      level: 'warn' as const,
+      subject: record.name,
+      message: `the URL of ${record.name} holds a credential (${where}): the database keeps it, and the API, coffer mcp show and coffer config export print it`,
+      fix: `if the server also takes it as a header, keep it there: coffer mcp edit ${record.name} --url <the URL without it> --secret-header <Name>`,
+    })),
+    ...plainCredentials(record).map(({ kind, name, shape }) => ({
       code: 'SECRET_IN_DEFINITION' as const,
       level: 'warn' as const,
       subject: record.name,
       message: `${kind} ${name} of ${record.name} holds a credential (${shape}) as a plain value: the database keeps it, and the API and coffer mcp show print it`,
       fix: `move it to the keychain: coffer mcp edit ${record.name} --unset-${kind === 'env' ? 'env' : 'header'} ${name} --secret-${kind} ${name} (it asks for the value), or in coffer ui, edit ${record.name} and put ${name} under Secrets`,
     })),
-  );
+  ]);
 }

@@ -90,3 +90,23 @@ export function plainCredentialError(
     },
   );
 }
+
+/** Query parameters whose value is a credential by their name alone. */
+const CREDENTIAL_PARAMS = /^(api[-_]?key|apikey|key|token|access[-_]?token|auth|secret|password)$/i;
+
+/**
+ * Where a server's URL carries a credential: a password before the host, or a query
+ * parameter named like one or shaped like one (`?api_key=…`, `?token=sk-…`). Some
+ * servers take their key only that way, so it is said, not refused: the URL is kept in
+ * the definition, which `coffer mcp show` and `coffer config export` print. Names only.
+ */
+export function urlCredentials(url: string | undefined): string[] {
+  if (url === undefined || !URL.canParse(url)) return [];
+  const parsed = new URL(url);
+  const found = parsed.password === '' ? [] : ['a password before the host'];
+  for (const [name, value] of parsed.searchParams) {
+    if (value !== '' && (CREDENTIAL_PARAMS.test(name) || findCredentialShapes(value).length > 0))
+      found.push(`its query parameter "${name}"`);
+  }
+  return found;
+}

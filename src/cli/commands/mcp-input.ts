@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { anchorLaunch, type LaunchFolder } from '../../agents/launch-folder.js';
+import { urlCredentials } from '../../domain/credential-shapes.js';
 import { CofferError } from '../../domain/errors.js';
 import { assertServerName } from '../../domain/naming.js';
 import {
@@ -175,7 +176,10 @@ export function buildDefinition(
   if (options.url !== undefined && command.length > 0)
     throw invalid('Give either --url or a command, not both');
   const url = options.url ?? urlInPlaceOfCommand(command);
-  const notes: string[] = [];
+  const notes: string[] = urlCredentials(url).map(
+    (where) =>
+      `the URL holds a credential (${where}): it is kept in the server's definition, which coffer mcp show and coffer config export print; if the server also takes it as a header, give it with --secret-header instead`,
+  );
   const input: ServerDefinitionInput = {
     ...(url !== undefined
       ? remoteInput(name, { ...options, url })

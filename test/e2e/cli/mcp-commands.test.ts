@@ -92,6 +92,12 @@ describe('coffer mcp', () => {
       'X-Empty:',
     );
     await ok('mcp', 'add', 'legacy', '--url', 'http://127.0.0.1:9/sse', '--transport', 'sse');
+    // A key in the URL is taken (some servers want it there) and said.
+    const keyed = await ok('mcp', 'add', 'keyed', '--url', 'http://127.0.0.1:9/mcp?api_key=k3y1');
+    expect(keyed).toContain(
+      'the URL holds a credential (its query parameter "api_key"): it is kept in the server\'s definition',
+    );
+    await ok('mcp', 'remove', 'keyed');
     const byName = new Map((await servers()).map((s) => [s.name, s]));
     expect(byName.get('remote')).toMatchObject({
       transport: 'http',

@@ -298,6 +298,28 @@ describe('the doctor report', () => {
     expect(JSON.stringify(findings)).not.toContain(token);
   });
 
+  it('warns of a credential in a server URL, by where it is and never its value', async () => {
+    const { report } = doctor([
+      record('docs', {
+        transport: 'http',
+        command: undefined,
+        args: [],
+        url: 'https://mcp.example/mcp?api_key=k3y-in-the-url',
+      }),
+    ]);
+    const { findings } = await report();
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        code: 'SECRET_IN_DEFINITION',
+        subject: 'docs',
+        message: expect.stringContaining(
+          'the URL of docs holds a credential (its query parameter "api_key")',
+        ),
+      }),
+    );
+    expect(JSON.stringify(findings)).not.toContain('k3y-in-the-url');
+  });
+
   it('still reports when the pin records cannot be read', async () => {
     const { report } = doctor([record('web')], {
       heldTools: () => Promise.reject(new Error('database is locked')),

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findCredentialShapes,
+  urlCredentials,
   type CredentialKind,
 } from '../../../src/domain/credential-shapes.js';
 
@@ -50,5 +51,25 @@ describe('findCredentialShapes', () => {
         expect(findCredentialShapes(text)).toEqual([]);
       }),
     );
+  });
+});
+
+describe('urlCredentials', () => {
+  it('names a password before the host and query parameters that are credentials, never values', () => {
+    const url = `https://user:hunter2pass@mcp.example/mcp?api_key=abc123&region=eu&q=${'sk-'}${'abcdefghijklmnopqrstuvwxyz123456'}`;
+    const found = urlCredentials(url);
+    expect(found).toEqual([
+      'a password before the host',
+      'its query parameter "api_key"',
+      'its query parameter "q"',
+    ]);
+    expect(JSON.stringify(found)).not.toMatch(/hunter2|abc123|sk-/);
+  });
+
+  it('finds nothing in a plain URL, an empty key, or no URL', () => {
+    expect(urlCredentials('https://mcp.example/mcp?region=eu&page=2')).toEqual([]);
+    expect(urlCredentials('https://user@mcp.example/mcp?token=')).toEqual([]);
+    expect(urlCredentials(undefined)).toEqual([]);
+    expect(urlCredentials('not a url')).toEqual([]);
   });
 });
