@@ -103,5 +103,20 @@ export async function endpointInstructions(
     return context.instructions?.merged(servers.map(({ name }) => name));
   }
   const [definition] = await context.enabledServers(scope.server);
-  return definition === undefined ? undefined : (await pool.get(definition)).instructions;
+  if (definition === undefined) return undefined;
+  return guardedInstructions(context, (await pool.get(definition)).instructions);
+}
+
+/**
+ * A server's instructions with the secrets Coffer stores replaced, before they are kept or
+ * passed on: they reach the model's prompt, and a server may print what it was given.
+ */
+export async function guardedInstructions(
+  context: GatewayContext,
+  instructions: string | undefined,
+): Promise<string | undefined> {
+  const guard = context.secretGuard;
+  return instructions === undefined || guard === undefined
+    ? instructions
+    : guard.redactText(instructions);
 }

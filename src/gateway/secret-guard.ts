@@ -64,6 +64,12 @@ export class SecretGuard {
     return { result: redactTree(result, matcher) as JsonObject, events: ['redacted'] };
   }
 
+  /** A text a client will read (a server's instructions) with every stored secret replaced. */
+  async redactText(text: string): Promise<string> {
+    const matcher = await this.current();
+    return matcher.empty ? text : matcher.redact(text).text;
+  }
+
   private current(): Promise<SecretMatcher> {
     if (this.matcher === undefined) {
       const building = this.options.secrets.known().then(buildSecretMatcher);

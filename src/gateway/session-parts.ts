@@ -4,6 +4,7 @@ import { ApprovalGate } from './approval-gate.js';
 import { BuiltinCalls } from './builtin-calls.js';
 import { CallAudit, type Caller } from './call-audit.js';
 import { CapabilityRoutes } from './capability-routes.js';
+import { guardedInstructions } from './declared-capabilities.js';
 import type { GatewayContext } from './gateway-context.js';
 import { InflightRequests } from './inflight-requests.js';
 import { toolSurface, type ListingCatalog } from './lean-mode.js';
@@ -206,7 +207,11 @@ function createPool(
     {
       connected: (name, connection) => {
         context.states.connected(name, connection.protocolVersion);
-        context.instructions?.heard(name, connection.instructions);
+        // Not kept when the guard cannot read the secrets (a locked keychain): said next time.
+        void guardedInstructions(context, connection.instructions).then(
+          (text) => context.instructions?.heard(name, text),
+          () => undefined,
+        );
       },
       disconnected: (name, crashed, lost) => {
         context.states.disconnected(name, crashed);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../../src/domain/ports.js';
+import { SecretGuard } from '../../../../src/gateway/secret-guard.js';
 import { ServerInstructions } from '../../../../src/gateway/server-instructions.js';
 import { StatelessService } from '../../../../src/gateway/stateless-service.js';
 import type { Script } from './fake-upstream.js';
@@ -61,6 +62,39 @@ describe('the instructions of upstream servers', () => {
       expect(result['instructions']).not.toContain('## quiet');
     } finally {
       await second.session.close();
+    }
+  });
+
+  it('replaces a stored secret a server put in its instructions, passed on and kept alike', async () => {
+    const secret = 'sk-live-instructions-1234';
+    const secretGuard = new SecretGuard({
+      secrets: {
+        known: () => Promise.resolve([{ name: 'fx/env/KEY', value: secret, owners: ['fx'] }]),
+      },
+    });
+    const instructions = new ServerInstructions();
+    harness = await startSession({ fx: tools }, { kind: 'single', server: 'fx' }, { secretGuard });
+    harness.upstreams.said['fx'] = `Your key is ${secret}.`;
+    const result = await harness.initialize();
+    expect(result['instructions']).toBe('Your key is [redacted: secret fx/env/KEY].');
+    const aggregated = await startSession(
+      { fx: tools },
+      { kind: 'aggregated' },
+      {
+        secretGuard,
+        instructions,
+      },
+    );
+    try {
+      aggregated.upstreams.said['fx'] = `Your key is ${secret}.`;
+      await aggregated.initialize();
+      await aggregated.client.request(2, 'tools/list');
+      await expect
+        .poll(() => instructions.merged(['fx']))
+        .toContain('[redacted: secret fx/env/KEY]');
+      expect(instructions.merged(['fx'])).not.toContain(secret);
+    } finally {
+      await aggregated.session.close();
     }
   });
 
