@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { registerFixture } from './fault-support.js';
+import { isAlive } from '../../integration/shim/support/processes.js';
 
 const CHAINS = 10;
 const KEYS_PER_CHAIN = 4;
@@ -118,12 +119,3 @@ describe.runIf(process.platform === 'linux')('daemon SIGKILLed during preference
     }
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

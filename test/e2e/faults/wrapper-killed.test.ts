@@ -9,6 +9,7 @@ import {
   type RunningDaemon,
 } from '../../support/running-daemon.js';
 import { callJson } from './fault-support.js';
+import { isAlive } from '../../integration/shim/support/processes.js';
 
 const wrapper = join(repoRoot, 'test/fixtures/wrapper-server.mjs');
 
@@ -17,15 +18,6 @@ interface Stats {
   readonly pid: number;
   readonly parentPid: number;
   readonly toolCalls: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -66,10 +58,10 @@ describe('a launcher killed while its server lives on', () => {
     });
     const log = readFileSync(join(daemon.home, 'logs/upstream-wrapped.log'), 'utf8');
     const helper = Number(/helper pid (\d+)/.exec(log)?.[1]);
-    expect(alive(helper)).toBe(true);
+    expect(isAlive(helper)).toBe(true);
     process.kill(parentPid, 'SIGKILL');
     expect(await hung).toMatchObject({ data: { coffer_code: 'UPSTREAM_UNAVAILABLE' } });
-    await eventually(() => expect([alive(pid), alive(helper)]).toEqual([false, false]));
+    await eventually(() => expect([isAlive(pid), isAlive(helper)]).toEqual([false, false]));
     const after = (await callJson(client, 'wrapped__stats')) as Stats;
     expect(after.pid).not.toBe(pid);
   });

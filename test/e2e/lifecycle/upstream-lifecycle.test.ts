@@ -11,6 +11,7 @@ import {
   type RunningDaemon,
   fixtureServer as fixture,
 } from '../../support/running-daemon.js';
+import { isAlive } from '../../integration/shim/support/processes.js';
 
 /** Pids of live processes whose command line contains `marker` (Linux /proc). */
 function pidsWith(marker: string): number[] {
@@ -90,7 +91,7 @@ describe.runIf(process.platform === 'linux')('upstream processes', () => {
     const decoy = spawn('sleep', ['300'], { stdio: 'ignore' });
     const home = daemon.home;
     process.kill(daemon.pid, 'SIGKILL');
-    await eventually(() => expect(alive(daemon!.pid)).toBe(false));
+    await eventually(() => expect(isAlive(daemon!.pid)).toBe(false));
     // The fixture saw its stdin close and left; the wrapper did not.
     await eventually(() => expect(pidsWith(marker)).toHaveLength(1));
     plantDecoy(home, decoy.pid!);
@@ -98,21 +99,12 @@ describe.runIf(process.platform === 'linux')('upstream processes', () => {
       const next = await startDaemon({}, home);
       daemon = next;
       await eventually(() => expect(pidsWith(marker)).toEqual([]));
-      expect(alive(decoy.pid!)).toBe(true);
+      expect(isAlive(decoy.pid!)).toBe(true);
     } finally {
       decoy.kill('SIGKILL');
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Records a live pid with a start time that is not its own: the sweep must spare it. */
 function plantDecoy(home: string, pid: number): void {
