@@ -32,6 +32,8 @@ export class ApprovalGate {
   constructor(
     private readonly policies: ToolPolicyRepository,
     private readonly client: DownstreamClient,
+    /** A policy the person set in an answer ("always allow"): recorded as the API's are. */
+    private readonly onPolicySet: (server: string, key: string) => void = () => undefined,
   ) {}
 
   forget(server?: string): void {
@@ -79,6 +81,7 @@ export class ApprovalGate {
     ) {
       await this.policies.setTool(call.server, call.key, 'allow');
       this.forget(call.server);
+      this.onPolicySet(call.server, `${call.key}=allow`);
     }
   }
 

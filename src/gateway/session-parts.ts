@@ -1,3 +1,4 @@
+import { adminEntry } from '../domain/admin-entry.js';
 import type { JsonObject } from '../domain/ports.js';
 import { DEFAULT_TOOLS_MODE, type ToolsMode } from '../domain/tools-mode.js';
 import { ApprovalGate } from './approval-gate.js';
@@ -114,7 +115,11 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
       ? catalog
       : toolSurface(catalog, hooks.toolsMode ?? context.toolsMode ?? DEFAULT_TOOLS_MODE);
   const approval =
-    context.policies === undefined ? undefined : new ApprovalGate(context.policies, hooks.client);
+    context.policies === undefined
+      ? undefined
+      : new ApprovalGate(context.policies, hooks.client, (server, key) =>
+          recordPolicySet(context, hooks.caller(), server, key),
+        );
   const routes = new CapabilityRoutes({
     catalog: listing,
     preferences: context.preferences,
@@ -220,5 +225,22 @@ function createPool(
       backoffMs: (name) => context.states.backoffMs(name),
     },
     context.processSlots,
+  );
+}
+
+/**
+ * "Always allow" answered in an approval question: the policy it stored is an admin
+ * action as `coffer mcp policy` is one (the activity log, and the configuration snapshot
+ * that follows admin rows), made by the agent's user through that agent.
+ */
+function recordPolicySet(context: GatewayContext, caller: Caller, server: string, key: string) {
+  context.activity.record(
+    adminEntry({
+      at: context.clock.now().toISOString(),
+      client: { name: caller.client_name, version: caller.client_version },
+      server,
+      key,
+      action: 'policy.set',
+    }),
   );
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
 import { toolsOnceListed } from '../../support/listed-tools.js';
 import { addFixture, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
 import { upstreamLogCount } from '../../support/upstream-log.js';
@@ -96,6 +97,13 @@ describe('approval before destructive tools (issue 20)', () => {
     expect(shown.code, shown.stderr).toBe(0);
     const view = JSON.parse(shown.stdout) as { tools: { key: string; policy: string | null }[] };
     expect(view.tools.find((tool) => tool.key === 'delete_note')?.policy).toBe('allow');
+    // An admin action in the activity log, by the agent that asked.
+    await eventually(async () => {
+      const { body } = await daemon.api('GET', '/activity?server=notes');
+      expect(body.activity).toContainEqual(
+        expect.objectContaining({ action: 'policy.set', capability_key: 'delete_note=allow' }),
+      );
+    });
     await client.close();
   });
 

@@ -95,9 +95,14 @@ describe('ApprovalGate', () => {
       { elicitation: {} },
       { action: 'accept', content: { always: true } },
     );
-    const gate = new ApprovalGate(policies.repository, downstream);
+    const set: string[] = [];
+    const gate = new ApprovalGate(policies.repository, downstream, (server, key) =>
+      set.push(`${server} ${key}`),
+    );
     await gate.check(call);
     expect(policies.own.get('rm')).toBe('allow');
+    // Said once, as an admin action: the activity log and the config snapshot follow it.
+    expect(set).toEqual(['files rm=allow']);
     await gate.check(call);
     await gate.check(call);
     expect(asked).toHaveLength(1);
