@@ -16,15 +16,24 @@ export type TreeCapabilities =
   | { readonly ok: true; readonly capabilities: ServerCapabilities }
   | { readonly ok: false; readonly message: string };
 
-/** One item; a tool held back for a changed definition names the command that reviews it. */
-function itemLine(item: CapabilityView, server: string, colors: Colors): string {
-  const line = item.enabled ? item.key : `${colors.dim(item.key)} ${colors.yellow('(disabled)')}`;
+/**
+ * One item; a tool held back for a changed definition names the command that reviews it.
+ * `listed`: the server's list was read, so an item it does not hold is a choice kept for
+ * a name the server does not list (a mistyped one, or one it dropped), not a tool.
+ */
+function itemLine(item: CapabilityView, server: string, colors: Colors, listed: boolean): string {
+  const shown = item.enabled ? item.key : `${colors.dim(item.key)} ${colors.yellow('(disabled)')}`;
+  const line =
+    listed && item.definition === null
+      ? `${shown} ${colors.dim('(not listed by the server)')}`
+      : shown;
   if (item.held !== true) return line;
   return `${line} ${colors.yellow(`(changed — review: ${reviewCommand(server)})`)}`;
 }
 
 function sectionLines(listing: CapabilityListing, server: string, colors: Colors): string[] {
-  const lines = listing.items.map((item) => itemLine(item, server, colors));
+  const listed = listing.status === 'ok';
+  const lines = listing.items.map((item) => itemLine(item, server, colors, listed));
   // "could not load" is not "empty" (ADR-004): say which one it is.
   if (listing.status === 'could-not-load')
     lines.unshift(colors.red(`could not load: ${listing.error.message}`));
@@ -70,7 +79,8 @@ function appendSections(
     const last = index === capabilitySections.length - 1;
     const listing = capabilities[field];
     // A count only for a real list: known keys of a list that failed are not "all there is".
-    const count = listing.status === 'ok' ? ` ${colors.dim(`(${listing.items.length})`)}` : '';
+    const served = listing.items.filter((item) => item.definition !== null).length;
+    const count = listing.status === 'ok' ? ` ${colors.dim(`(${served})`)}` : '';
     out.push(`${last ? '└─ ' : '├─ '}${title}${count}`);
     out.push(...branch(sectionLines(listing, server, colors), last ? '   ' : '│  '));
   });

@@ -60,4 +60,17 @@ describe('coffer mcp list --tree', () => {
       '├─ could not load: it exited\n│  └─ fetch (changed — review: coffer mcp review web)',
     );
   });
+
+  it('counts only what the server lists, and marks a choice kept for a name it does not list', () => {
+    const text = tree({
+      status: 'ok',
+      items: [
+        { key: 'echo', enabled: true, definition: { name: 'echo' } },
+        { key: 'ech', enabled: false, definition: null },
+      ],
+    });
+    expect(text).toContain(
+      '├─ tools (1)\n│  ├─ echo\n│  └─ ech (disabled) (not listed by the server)\n',
+    );
+  });
 });
