@@ -92,9 +92,13 @@ function clientGone(relay: Relay, log: ShimLog): Promise<string> {
       log.warn('stdin failed', { err: error });
       resolve('stdin failed');
     });
-    // EPIPE: the client is gone but its end of stdin may linger.
-    process.stdout.once('error', (error) => {
-      log.warn('stdout failed', { err: error });
+    // EPIPE: the client is gone but its end of stdin may linger. Kept for the shim's whole
+    // life: an answer arriving after the first failed write fails again, and an 'error'
+    // with no listener would end the shim with a stack trace instead of its goodbye.
+    let failed = false;
+    process.stdout.on('error', (error) => {
+      if (!failed) log.warn('stdout failed', { err: error });
+      failed = true;
       resolve('stdout closed');
     });
     for (const signal of SHUTDOWN_SIGNALS) process.once(signal, () => resolve(signal));

@@ -1,9 +1,13 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../integration/shim/support/processes.js';
 import { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { addEverything } from '../../support/everything-server.js';
+import { cofferBin } from '../../support/running-daemon.js';
 import { createCofferHome, type CofferHome } from './support/coffer-home.js';
 
 /**
@@ -41,6 +45,30 @@ afterAll(async () => {
 });
 
 describe('coffer shim with the real daemon', () => {
+  it('exits 0, without a stack trace, when its reader goes away with answers still coming', async () => {
+    // server-everything: a long tool list, and more messages on its heels.
+    await addEverything(coffer, 'ev');
+    const child = spawn(process.execPath, [cofferBin, 'shim'], { env: coffer.env });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const hello = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'head' } };
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: hello },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    // `printf … | coffer shim | head -c 300`: stdin ends, the reader takes a little and goes.
+    child.stdin.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(stderr).not.toContain('Unhandled');
+    expect((await coffer.api('DELETE', '/servers/ev')).status).toBe(204);
+  });
+
   it('relays a sampling request to the client and its answer back to the upstream', async () => {
     const client = shim();
     await client.initialize({ sampling: {} });
