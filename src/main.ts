@@ -63,6 +63,12 @@ async function daemonMode(extra: readonly string[]): Promise<number> {
 }
 
 async function cliMode(): Promise<number> {
+  // `coffer activity | head`: the reader went away, so stop quietly, as a Unix tool stops,
+  // instead of ending on an unhandled EPIPE with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   const { runCli } = await import('./cli/main.js');
   return runCli(args);
 }
