@@ -1,20 +1,25 @@
 import type { SecretRef } from '../../domain/ports.js';
 import type { ApiClient } from '../api-client.js';
 
-/**
- * The secrets the keychain holds for a server, read before a command that makes the
- * daemon delete some (`mcp remove`, `mcp edit --unset-env`), so the command can say which
- * went. Empty when the daemon cannot tell (no keychain): saying nothing is then right.
- */
-export async function storedSecretsOf(api: ApiClient, server: string): Promise<SecretRef[]> {
+/** The secrets stored for a server; undefined when the daemon cannot tell (no keychain). */
+async function storedRefs(api: ApiClient, server: string): Promise<SecretRef[] | undefined> {
   try {
     const listing = await api.get<{ secrets: (SecretRef & { stored: boolean })[] }>(
       `/secrets?server=${encodeURIComponent(server)}`,
     );
     return listing.secrets.filter((row) => row.stored);
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+/**
+ * The secrets the keychain holds for a server, read before a command that makes the
+ * daemon delete some (`mcp remove`, `mcp edit --unset-env`), so the command can say which
+ * went. Empty when the daemon cannot tell: saying nothing is then right.
+ */
+export async function storedSecretsOf(api: ApiClient, server: string): Promise<SecretRef[]> {
+  return (await storedRefs(api, server)) ?? [];
 }
 
 /**
@@ -25,14 +30,8 @@ export async function storedSecretKeys(
   api: ApiClient,
   server: string,
 ): Promise<ReadonlySet<string> | undefined> {
-  try {
-    const listing = await api.get<{ secrets: (SecretRef & { stored: boolean })[] }>(
-      `/secrets?server=${encodeURIComponent(server)}`,
-    );
-    return new Set(listing.secrets.filter((row) => row.stored).map((r) => `${r.kind}/${r.name}`));
-  } catch {
-    return undefined;
-  }
+  const refs = await storedRefs(api, server);
+  return refs && new Set(refs.map((ref) => `${ref.kind}/${ref.name}`));
 }
 
 /** `  deleted from the keychain: env "A", header "B"`, or nothing for none. */
