@@ -2,7 +2,7 @@ import type { LaunchFolder } from '../../agents/launch-folder.js';
 import { CofferError } from '../../domain/errors.js';
 import type { ServerRecord } from '../../domain/server-definition.js';
 import type { AddSecretFlags } from './mcp-add-secrets.js';
-import { buildDefinition, type AddPlan } from './mcp-input.js';
+import { buildDefinition, parseEnvFlags, type AddPlan } from './mcp-input.js';
 
 /**
  * `coffer mcp edit`: the server's definition as it is, with the flags' changes, built by
@@ -173,7 +173,7 @@ export function editPlan(
  * give with --env): A becomes a secret, its plain value leaves the definition.
  */
 function plainBecomesSecret(plan: AddPlan, flags: EditFlags): AddPlan {
-  const givenNow = new Set(flags.env.map((pair) => pair.split('=')[0]));
+  const givenNow = new Set(Object.keys(parseEnvFlags(flags.env)));
   const moved = flags.secretEnv.filter(
     (name) => name in plan.definition.env && !givenNow.has(name),
   );
