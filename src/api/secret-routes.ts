@@ -67,16 +67,17 @@ async function listSecrets(services: ApiServices, store: SecretStore, server: st
 function checkKindFits(record: ServerRecord, ref: SecretRef): void {
   const fits = record.transport === 'stdio' ? 'env' : 'header';
   if (ref.kind === fits) return;
-  const what = record.transport === 'stdio' ? 'a local server' : 'a remote server';
-  const takes = fits === 'env' ? 'environment variables' : 'HTTP headers';
+  const what = fits === 'env' ? 'a local server' : 'a remote server';
   throw new CofferError(
     'INVALID_INPUT',
-    `"${record.name}" is ${what}: its secrets are ${takes}, not ${ref.kind === 'env' ? 'environment variables' : 'HTTP headers'}`,
+    `"${record.name}" is ${what}: its secrets are ${KIND_WORDS[fits]}, not ${KIND_WORDS[ref.kind]}`,
     {
       hint: `coffer secrets set ${record.name} ${fits === 'env' ? '--env <NAME>' : '--header <Name>'}`,
     },
   );
 }
+
+const KIND_WORDS = { env: 'environment variables', header: 'HTTP headers' } as const;
 
 /** A secret set for a server is one it uses: add the name to its definition if missing. */
 async function ensureReferenced(services: ApiServices, record: ServerRecord, ref: SecretRef) {
