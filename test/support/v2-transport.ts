@@ -1,4 +1,4 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cofferBin, type RunningDaemon } from './running-daemon.js';
 
@@ -26,4 +26,18 @@ export function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
+}
+
+/** A real SDK v2 client pinned to 2026-07-28, connected through `path`. */
+export async function pinnedClient(
+  daemon: RunningDaemon,
+  path: ClientPath,
+  name: string,
+): Promise<Client> {
+  const client = new Client(
+    { name, version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(transportV2(daemon, path));
+  return client;
 }

@@ -1,20 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { addEverything } from '../../support/everything-server.js';
 import { startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-import { transportV2, type ClientPath } from '../../support/v2-transport.js';
+import { pinnedClient } from '../../support/v2-transport.js';
 
 const LONG_RUNNING = 'everything__trigger-long-running-operation';
-
-/** A v2 client pinned to 2026-07-28: its requests, and so its progress tokens, count from 0. */
-async function modernClient(daemon: RunningDaemon, path: ClientPath, name: string) {
-  const client = new Client(
-    { name, version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await client.connect(transportV2(daemon, path));
-  return client;
-}
 
 /** Runs server-everything's long operation of `steps` steps; the totals of its progress. */
 async function progressOf(client: Client, steps: number): Promise<number[]> {
@@ -46,11 +36,11 @@ describe('progress of two 2026-07-28 clients at once', () => {
 
   it.each(['/mcp', 'shim'] as const)('through %s', async (path) => {
     const [a, b] = await Promise.all([
-      modernClient(daemon, path, 'progress a'),
-      modernClient(daemon, path, 'progress b'),
+      pinnedClient(daemon, path, 'progress a'),
+      pinnedClient(daemon, path, 'progress b'),
     ]);
     try {
-      // The first request of each: the same token 0 on both sides.
+      // v2 clients count requests, and so progress tokens, from 0: the same token on both sides.
       const [ofA, ofB] = await Promise.all([progressOf(a, 3), progressOf(b, 5)]);
       expect(ofA.length).toBeGreaterThan(0);
       expect(ofB.length).toBeGreaterThan(0);

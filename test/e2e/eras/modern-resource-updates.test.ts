@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '../../support/eventually.js';
 import { repoRoot, startDaemon, type RunningDaemon } from '../../support/running-daemon.js';
-import { transportV2 } from '../../support/v2-transport.js';
+import { pinnedClient } from '../../support/v2-transport.js';
 import { startModernHttp } from './modern-http-fixture.js';
 
 /**
@@ -84,11 +83,7 @@ describe.each(['stdio', 'http'] as const)(
     });
 
     it('reach a 2026-07-28 client listening on /mcp for the resource', async () => {
-      const client = new ClientV2(
-        { name: 'modern listener', version: '1.0.0' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
-      await client.connect(transportV2(daemon, '/mcp'));
+      const client = await pinnedClient(daemon, '/mcp', 'modern listener');
       try {
         const heard: string[] = [];
         client.setNotificationHandler('notifications/resources/updated', (n) => {
