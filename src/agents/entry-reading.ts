@@ -91,13 +91,13 @@ function chooseTransport(
 
 /** Reads one entry of the shared shape; anything unusable becomes a SkippedEntry. */
 export function readEntry(raw: unknown, dialect: EntryDialect = standardDialect): ParsedEntry {
-  if (!isObject(raw)) return { skip: 'the entry is not an object' };
+  if (!isObject(raw)) return { skip: 'the entry is not an object', malformed: true };
   const type = readType(raw);
   if ('unsupported' in type) return { skip: `transport "${type.unsupported}" is not supported` };
   const command = stringField(raw, 'command');
   const remote = readUrl(raw, dialect);
   if (command === undefined && remote === undefined)
-    return { skip: 'the entry has neither a command nor a URL' };
+    return { skip: 'the entry has neither a command nor a URL', malformed: true };
   const transport = chooseTransport(command !== undefined, remote, type.transport, dialect);
   const notes = leftoverNotes(raw, dialect);
   const enabled = raw['disabled'] !== true && raw['enabled'] !== false;

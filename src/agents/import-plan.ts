@@ -215,6 +215,8 @@ function planEntry(
 ): ImportItem {
   const base: ItemBase = { original, fingerprint: entryFingerprint(raw), secrets: [] };
   const parsed = readWhere(agent, raw, options.place);
+  if (isSkipped(parsed) && parsed.malformed === true)
+    return { ...base, server: original, action: 'invalid', reason: parsed.skip, notes: [] };
   const skip = skipOf(parsed, original, options);
   if (skip !== undefined || isSkipped(parsed)) {
     return {

@@ -56,6 +56,8 @@ export interface AgentServer {
 /** An entry that is not importable, and why (a Zed extension, Coffer itself, …). */
 export interface SkippedEntry {
   readonly skip: string;
+  /** The entry itself is broken (not an object, nothing to run): the user has a fix to make. */
+  readonly malformed?: true;
 }
 
 export type ParsedEntry = AgentServer | SkippedEntry;

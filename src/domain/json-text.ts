@@ -30,22 +30,26 @@ export type JsonTextResult =
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function decodeJsonText(bytes: Uint8Array): JsonTextResult {
+/**
+ * `subject` names the text in the messages: an edge's "The request body", or the CLI's
+ * "The file", so a user reading a file's error is not told about a request.
+ */
+export function decodeJsonText(bytes: Uint8Array, subject = 'The request body'): JsonTextResult {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    return failure('encoding', 'The request body is not valid UTF-8');
+    return failure('encoding', `${subject} is not valid UTF-8`);
   }
   // Before parsing: JSON.parse itself takes seconds over a million nested brackets.
-  if (nestsTooDeep(text)) return tooDeep();
+  if (nestsTooDeep(text)) return tooDeep(subject);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return failure('syntax', syntaxMessage(error));
+    return failure('syntax', syntaxMessage(error, subject));
   }
-  return checkStructure(value);
+  return checkStructure(value, subject);
 }
 
 function failure(problem: JsonTextProblem, message: string): JsonTextResult {
@@ -55,15 +59,15 @@ function failure(problem: JsonTextProblem, message: string): JsonTextResult {
 /**
  * V8's message quotes the input, and a body may hold a secret: keep only the position.
  */
-function syntaxMessage(error: unknown): string {
+function syntaxMessage(error: unknown, subject: string): string {
   const position = error instanceof Error ? /position (\d+)/.exec(error.message)?.[1] : undefined;
   return position === undefined
-    ? 'The request body is not valid JSON'
-    : `The request body is not valid JSON (at position ${position})`;
+    ? `${subject} is not valid JSON`
+    : `${subject} is not valid JSON (at position ${position})`;
 }
 
-const tooDeep = (): JsonTextResult =>
-  failure('depth', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+const tooDeep = (subject: string): JsonTextResult =>
+  failure('depth', `${subject} is nested deeper than ${MAX_JSON_DEPTH} levels`);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -88,18 +92,18 @@ function nestsTooDeep(text: string): boolean {
 }
 
 /** One iterative walk (no recursion, whatever the input). */
-function checkStructure(root: unknown): JsonTextResult {
+function checkStructure(root: unknown, subject: string): JsonTextResult {
   const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 0 }];
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) return tooDeep();
+    if (depth >= MAX_JSON_DEPTH) return tooDeep(subject);
     if (Array.isArray(value)) {
       for (const item of value as unknown[]) stack.push({ value: item, depth: depth + 1 });
       continue;
     }
     if (Object.hasOwn(value, '__proto__'))
-      return failure('proto-key', 'The request body contains a "__proto__" key, which is refused');
+      return failure('proto-key', `${subject} contains a "__proto__" key, which is refused`);
     for (const item of Object.values(value)) stack.push({ value: item, depth: depth + 1 });
   }
   return { ok: true, value: root };

@@ -81,4 +81,16 @@ describe('decodeJsonText', () => {
       if (!decoded.ok) expect(decoded.message).not.toContain('hunter2');
     }
   });
+
+  it('names the text as its caller does, for each problem', () => {
+    const cases = [Buffer.from([0xff]), Buffer.from('{'), Buffer.from('{"__proto__":1}')];
+    for (const bytes of cases) {
+      const decoded = decodeJsonText(bytes, 'The file');
+      expect(decoded.ok).toBe(false);
+      if (!decoded.ok) expect(decoded.message).toMatch(/^The file /);
+    }
+    const deep = decodeJsonText(Buffer.from('['.repeat(MAX_JSON_DEPTH + 1)), 'The file');
+    expect(deep).toMatchObject({ ok: false, problem: 'depth' });
+    if (!deep.ok) expect(deep.message).toMatch(/^The file /);
+  });
 });

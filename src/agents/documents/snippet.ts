@@ -23,9 +23,10 @@ function isServerMap(map: Readonly<Record<string, unknown>>): boolean {
  * there.
  */
 function withBraces(location: ConfigLocation, text: string): ConfigDocument {
-  const trimmed = text.trim();
-  if (location.format === 'toml' || trimmed === '' || trimmed.startsWith('{'))
-    return requireConfig(location, text).document;
+  // Entries without braces start with their quoted name (or a comment before it); any
+  // other text (`null`, a list, a whole object) is read as it is, and refused as itself.
+  const bare = /^["/]/.test(text.trim());
+  if (location.format === 'toml' || !bare) return requireConfig(location, text).document;
   const body = text.replace(/,\s*$/, '');
   const braced = configFromText(location, `{\n${body}\n}`);
   if (braced.state !== 'malformed') return braced.document;

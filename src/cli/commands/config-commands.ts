@@ -32,9 +32,9 @@ function readConfigFile(file: string): unknown {
       cause: error,
     });
   }
-  const decoded = decodeJsonText(bytes);
+  const decoded = decodeJsonText(bytes, 'The file');
   if (!decoded.ok)
-    throw new CofferError('INVALID_INPUT', `${file} is not JSON: ${decoded.message}`, {
+    throw new CofferError('INVALID_INPUT', `${file}: ${decoded.message}`, {
       hint: 'docs/CONFIG.md describes the format',
     });
   refuseAgentConfig(file, decoded.value);

@@ -163,5 +163,20 @@ export async function runImportOf(
     added.map(([item]) => item.server),
   );
   if (results.some(([, outcome]) => outcome.kind === 'failed')) throw new CliExit(ExitCode.GENERIC);
+  refuseBrokenEntries(context, items);
   return items;
+}
+
+/**
+ * An entry the file holds but nobody can run is bad input: a script that goes on to
+ * `install --replace` should stop here (that entry stays in the agent file either way).
+ */
+function refuseBrokenEntries(context: CliContext, items: readonly ImportItem[]) {
+  const broken = items.filter(({ action }) => action === 'invalid').map(({ original }) => original);
+  if (broken.length === 0) return;
+  const which = broken.length === 1 ? `"${broken[0] ?? ''}"` : `${broken.length} entries`;
+  context.stderr.write(
+    `coffer: ${which} cannot be imported (fix ${broken.length === 1 ? 'it' : 'them'} in the file and import again, or add ${broken.length === 1 ? 'it' : 'each'} with \`coffer mcp add\`)\n`,
+  );
+  throw new CliExit(ExitCode.USAGE);
 }

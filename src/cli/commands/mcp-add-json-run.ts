@@ -15,7 +15,7 @@ import { checkName } from './mcp-input.js';
  * never a quote of the text, which may hold a token.
  */
 function parseEntry(json: string): Record<string, unknown> {
-  const decoded = decodeJsonText(Buffer.from(json, 'utf8'));
+  const decoded = decodeJsonText(Buffer.from(json, 'utf8'), 'The JSON');
   if (!decoded.ok)
     throw new CofferError('INVALID_INPUT', `The server's JSON does not parse: ${decoded.message}`, {
       hint: `quote it for the shell: coffer mcp add-json <name> '{"command": "npx", "args": ["-y", "<package>"]}'`,

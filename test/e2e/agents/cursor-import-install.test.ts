@@ -324,4 +324,21 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect(broken.stderr).toContain('Cannot read standard input:1:28: property name expected');
     expect((await coffer('mcp', 'remove', 'memo')).code).toBe(0);
   });
+
+  it('imports what it can of a file, then exits 2 naming the entries nobody can run', async () => {
+    const fromStdin = ['agents', 'import', 'claude-desktop', '--file', '-'];
+    const memo = { command: process.execPath, args: [FIXTURE, '--scenario', 'basic'] };
+    const mixed = JSON.stringify({ mcpServers: { memo, broken: { args: ['x'] } } });
+    const run = await cofferFed(mixed, ...fromStdin);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('! broken: cannot import, the entry has neither a command nor a URL');
+    expect(run.stdout).toContain('Imported 1 of 2 entries into Coffer.');
+    expect(run.stderr).toContain('"broken" cannot be imported');
+    expect((await coffer('mcp', 'get', 'memo')).code).toBe(0);
+    expect((await coffer('mcp', 'remove', 'memo')).code).toBe(0);
+    // A file that holds no object at all is named for what it is.
+    const nothing = await cofferFed('null', ...fromStdin);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('Cannot read standard input:1:1: the file is not a JSON object');
+  });
 });

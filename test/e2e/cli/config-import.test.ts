@@ -194,7 +194,8 @@ describe('coffer config export / import', () => {
     writeFileSync(bad, '{ "coffer_config": 1, ');
     const garbled = await target.run('config', 'import', bad);
     expect(garbled.code).toBe(ExitCode.USAGE);
-    expect(oneErrorLine(garbled)).toContain('is not JSON');
+    expect(oneErrorLine(garbled)).toContain(': The file is not valid JSON (at position');
+    expect(oneErrorLine(garbled)).not.toContain('request body');
   });
 
   it('refuses a file with a credential as a plain value before it writes any server, dry run or not', async () => {

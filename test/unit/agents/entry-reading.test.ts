@@ -34,8 +34,11 @@ describe('readEntry (the shared entry shape)', () => {
   });
 
   it('skips what it cannot use, saying why', () => {
-    expect(readEntry('npx x')).toEqual({ skip: 'the entry is not an object' });
-    expect(readEntry({ args: [] })).toEqual({ skip: 'the entry has neither a command nor a URL' });
+    expect(readEntry('npx x')).toEqual({ skip: 'the entry is not an object', malformed: true });
+    expect(readEntry({ args: [] })).toEqual({
+      skip: 'the entry has neither a command nor a URL',
+      malformed: true,
+    });
     expect(readEntry({ type: 'websocket', url: 'ws://x' })).toEqual({
       skip: 'transport "websocket" is not supported',
     });

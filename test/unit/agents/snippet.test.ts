@@ -53,4 +53,12 @@ describe('snippetServers: a server README snippet in an agent format', () => {
     });
     expect((error as { data?: { column?: number } }).data?.column).toBe(29);
   });
+
+  it('refuses text that is not entries, a list or a bare value, as what it is', () => {
+    for (const text of ['null', '[1, 2]', '42', 'true']) {
+      expect(() => snippetServers(claudeDesktop, text)).toThrow(
+        'Cannot read the pasted text:1:1: the file is not a JSON object',
+      );
+    }
+  });
 });
