@@ -9,7 +9,7 @@ import { DoctorPage } from './pages/doctor/doctor-page.js';
 import { ServerDetailPage } from './pages/server-detail-page.js';
 import { ServerFormPage } from './pages/server-form-page.js';
 import { ServersPage } from './pages/servers-page.js';
-import { href, useRoute, type Route } from './router.js';
+import { href, titleOf, useRoute, type Route } from './router.js';
 import { Notice } from './components/notice.js';
 
 /** What a signed-out page shows above everything: what it shows is no longer current. */
@@ -83,6 +83,7 @@ export function App() {
 
   // A new page moves focus to it, as a real navigation would, for keyboard and screen readers.
   useEffect(() => {
+    document.title = titleOf(route);
     main.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [route]);

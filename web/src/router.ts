@@ -39,6 +39,31 @@ export function parseRoute(hash: string): Route {
   return { page: 'not-found', path: pathname };
 }
 
+const SECTION_TITLES: Readonly<Record<string, string>> = {
+  servers: 'Servers',
+  'new-server': 'Add a server',
+  agents: 'Agents',
+  secrets: 'Secrets',
+  budget: 'Context',
+  doctor: 'Doctor',
+  'not-found': 'Not found',
+};
+
+/** The tab's title: the page first, so several Coffer tabs (and the history) tell apart. */
+export function titleOf(route: Route): string {
+  const page =
+    route.page === 'server'
+      ? route.name
+      : route.page === 'edit-server'
+        ? `Edit ${route.name}`
+        : route.page === 'activity'
+          ? route.server === undefined
+            ? 'Activity'
+            : `Activity of ${route.server}`
+          : (SECTION_TITLES[route.page] ?? 'Coffer');
+  return `${page} · Coffer`;
+}
+
 export const href = {
   servers: '#/servers',
   newServer: '#/add-server',

@@ -67,6 +67,7 @@ describe('web UI in Chromium', () => {
   it('adds the fixture through the form, showing the API validation by field', async () => {
     await page.getByRole('link', { name: 'Add server' }).click();
     await heading('Add a server').waitFor();
+    await expect.poll(() => page.title()).toBe('Add a server · Coffer');
     await page.getByLabel('Name').fill('fixture');
     await page.getByRole('button', { name: 'Add server' }).click();
     const commandField = page.locator('.field', { has: page.getByLabel('Command') });
@@ -96,6 +97,7 @@ describe('web UI in Chromium', () => {
     await page.getByRole('button', { name: 'Add server' }).click();
     await heading(/^fixture/).waitFor();
     expect(page.url()).toBe(`${daemon.baseUrl}/#/servers/fixture`);
+    await expect.poll(() => page.title()).toBe('fixture · Coffer');
     const stored = await daemon.api('GET', '/servers/fixture');
     expect(stored.body.server).toMatchObject({
       command: process.execPath,

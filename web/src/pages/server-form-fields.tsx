@@ -148,7 +148,7 @@ export function ServerFormFields(props: {
       <PairsEditor
         secret
         legend="Secrets"
-        hint={`Kept in your OS keychain and given to the server as ${stdio ? 'environment variables' : 'headers'}; never shown again.`}
+        hint={`Kept in Coffer's secret store (your OS keychain where there is one), given to the server as ${stdio ? 'environment variables' : 'headers'}; never shown again.`}
         pairs={form.secrets}
         onChange={(secrets) => set({ secrets })}
         namePlaceholder={stdio ? 'API_TOKEN' : 'Authorization'}
