@@ -25,6 +25,10 @@ export function isDirectory(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
+export function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+}
+
 export function isRunnableFile(path: string, platform: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;

@@ -1,7 +1,9 @@
+import { scriptPathOf } from '../config/script-path.js';
 import { plainCredentials, urlCredentials } from '../domain/credential-shapes.js';
 import {
   commandNotFound,
   cwdNotFound,
+  scriptNotFound,
   type DoctorFinding,
   type DoctorServer,
   type SecretRef,
@@ -104,17 +106,32 @@ function fixForError(server: string, code: string): string {
   }
 }
 
+/** What the doctor may ask of the files a stdio server names. */
+export interface ServerFiles {
+  readonly directoryExists: (path: string) => boolean;
+  readonly fileExists: (path: string) => boolean;
+}
+
+/** Findings that say why a server cannot start at all: its failure is not news. */
+const STARTS_NOTHING: ReadonlySet<string> = new Set([
+  'COMMAND_NOT_FOUND',
+  'CWD_NOT_FOUND',
+  'SCRIPT_NOT_FOUND',
+]);
+
 export function serverFindings(
   record: ServerRecord,
   server: DoctorServer,
   storedSecrets: readonly SecretRef[],
-  directoryExists: (path: string) => boolean,
+  files: ServerFiles,
 ): DoctorFinding[] {
   if (!record.enabled) return [];
   const findings: DoctorFinding[] = [];
   const name = record.name;
   const cwd = record.transport === 'stdio' ? record.cwd : undefined;
-  if (cwd !== undefined && !directoryExists(cwd)) {
+  const script =
+    record.transport === 'stdio' ? scriptPathOf(record.command ?? '', record.args, cwd) : undefined;
+  if (cwd !== undefined && !files.directoryExists(cwd)) {
     // Nothing runs there, and a command looked up in it is not "not on the PATH".
     findings.push({
       code: 'CWD_NOT_FOUND',
@@ -132,13 +149,21 @@ export function serverFindings(
       message: commandNotFound(command),
       fix: `install ${command}, or give the server its full path (in a terminal: command -v ${quoted(command)}): coffer mcp edit ${name} -- <full path> <its arguments>`,
     });
+  } else if (script !== undefined && !files.fileExists(script)) {
+    findings.push({
+      code: 'SCRIPT_NOT_FOUND',
+      level: 'fail',
+      subject: name,
+      message: scriptNotFound(script),
+      fix: `build or install it there, or give the server the script's path: coffer mcp edit ${name} -- ${quoted(record.command ?? '')} <script> <its arguments>`,
+    });
   }
   const missing = missingSecrets(record, storedSecrets);
   findings.push(...missing);
   // A failure the findings above explain is not a second problem to fix: the server cannot
   // start without its command, nor without a secret it names.
   const explained =
-    findings.some(({ code }) => code === 'COMMAND_NOT_FOUND' || code === 'CWD_NOT_FOUND') ||
+    findings.some(({ code }) => STARTS_NOTHING.has(code)) ||
     (missing.length > 0 && server.last_error?.code === 'SECRET_NOT_FOUND');
   if (server.state === 'needs-sign-in') {
     findings.push({

@@ -19,6 +19,7 @@ import {
   outdatedFinding,
   restoredFinding,
   snapshotFinding,
+  type ServerFiles,
 } from './doctor-findings.js';
 import type { SnapshotFailure } from './config-snapshot.js';
 import type { RestoreReport } from './store-recovery.js';
@@ -32,8 +33,8 @@ export interface DoctorDeps {
   readonly secrets: Pick<SecretStore, 'backend' | 'list'>;
   /** The PATH stdio commands are found on (asked of the login shell at start). */
   readonly searchPath: () => Promise<string | undefined>;
-  /** Whether a stdio server's working directory is there. */
-  readonly directoryExists: (path: string) => boolean;
+  /** Whether a stdio server's working directory, and the script it runs, are there. */
+  readonly files: ServerFiles;
   /** Where a command resolves on that PATH (src/config/command-lookup.ts), or undefined. */
   readonly findCommand: (
     command: string,
@@ -93,7 +94,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
       records.forEach((record, index) => {
         const server = servers[index];
         if (server !== undefined)
-          findings.push(...serverFindings(record, server, stored, deps.directoryExists));
+          findings.push(...serverFindings(record, server, stored, deps.files));
         const changed = heldToolsFinding(record.name, held[index] ?? []);
         if (changed !== undefined) findings.push(changed);
       });

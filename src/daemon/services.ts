@@ -29,7 +29,7 @@ import { createRepositories } from '../store/index.js';
 import { readConfig } from '../domain/config-store.js';
 import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
-import { findCommand, isDirectory } from '../config/command-lookup.js';
+import { findCommand, isDirectory, isFile } from '../config/command-lookup.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
 import { lazyAgentSetup } from './agent-setup-loader.js';
 import { tokensEqual } from './access-guard.js';
@@ -272,7 +272,7 @@ export const createServices: CreateServices = async ({
       states,
       secrets,
       searchPath: () => searchPath.merged(),
-      directoryExists: isDirectory,
+      files: { directoryExists: isDirectory, fileExists: isFile },
       findCommand: (command, path, cwd) =>
         findCommand(command, {
           platform: process.platform,

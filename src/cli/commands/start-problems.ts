@@ -1,7 +1,9 @@
-import { findCommand, isDirectory } from '../../config/command-lookup.js';
+import { findCommand, isDirectory, isFile } from '../../config/command-lookup.js';
+import { scriptPathOf } from '../../config/script-path.js';
 import {
   commandNotFound,
   cwdNotFound,
+  scriptNotFound,
   type DoctorFinding,
   type FindingCode,
 } from '../../domain/ports.js';
@@ -13,6 +15,7 @@ import type { CliContext } from '../cli-context.js';
 const KNOWN_BEFORE_START: ReadonlySet<FindingCode> = new Set([
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
+  'SCRIPT_NOT_FOUND',
   'SECRET_MISSING',
   'SERVER_DUPLICATE',
 ]);
@@ -79,8 +82,13 @@ export async function warnPlannedProblems(
       searchPath: searchPath ?? undefined,
       ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
     });
-    if (found !== undefined) continue;
-    const fix = `install ${command}, or give the server its full path (\`coffer doctor\` says how)`;
-    warn(context, server, commandNotFound(command), fix);
+    if (found === undefined) {
+      const fix = `install ${command}, or give the server its full path (\`coffer doctor\` says how)`;
+      warn(context, server, commandNotFound(command), fix);
+      continue;
+    }
+    const script = scriptPathOf(command, definition.args, definition.cwd);
+    if (script !== undefined && !isFile(script))
+      warn(context, server, scriptNotFound(script), 'build or install it there, or give its path');
   }
 }

@@ -9,6 +9,7 @@ export type FindingLevel = 'warn' | 'fail';
 const SERVER_CODES = [
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
+  'SCRIPT_NOT_FOUND',
   'SECRET_MISSING',
   'SERVER_FAILING',
   'SERVER_NEEDS_SIGN_IN',
@@ -43,6 +44,11 @@ export const serverFindingCodes: ReadonlySet<FindingCode> = new Set(SERVER_CODES
 /** COMMAND_NOT_FOUND's words, for a server registered or one an import would add. */
 export function commandNotFound(command: string): string {
   return `command not found: ${command} (not on the PATH Coffer searches)`;
+}
+
+/** SCRIPT_NOT_FOUND's words: the file an interpreter is told to run is not there. */
+export function scriptNotFound(script: string): string {
+  return `the script it runs does not exist: ${script}`;
 }
 
 /** CWD_NOT_FOUND's words: the folder a stdio server is to run in is not there. */

@@ -331,7 +331,9 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     const mixed = JSON.stringify({ mcpServers: { memo, broken: { args: ['x'] } } });
     const run = await cofferFed(mixed, ...fromStdin);
     expect(run.code).toBe(2);
-    expect(run.stdout).toContain('! broken: cannot import, the entry has neither a command nor a URL');
+    expect(run.stdout).toContain(
+      '! broken: cannot import, the entry has neither a command nor a URL',
+    );
     expect(run.stdout).toContain('Imported 1 of 2 entries into Coffer.');
     expect(run.stderr).toContain('"broken" cannot be imported');
     expect((await coffer('mcp', 'get', 'memo')).code).toBe(0);
@@ -339,6 +341,8 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     // A file that holds no object at all is named for what it is.
     const nothing = await cofferFed('null', ...fromStdin);
     expect(nothing.code).toBe(2);
-    expect(nothing.stderr).toContain('Cannot read standard input:1:1: the file is not a JSON object');
+    expect(nothing.stderr).toContain(
+      'Cannot read standard input:1:1: the file is not a JSON object',
+    );
   });
 });

@@ -209,6 +209,22 @@ describe('coffer doctor', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('ghp_left');
   });
 
+  it('says at once that the script an interpreter is to run is not there, and in the report', async () => {
+    const script = join(cli.env['COFFER_HOME'] ?? '', 'not-built', 'index.js');
+    const added = await cli.run('mcp', 'add', 'unbuilt', '--', process.execPath, script);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toContain(
+      `coffer: warning: unbuilt: the script it runs does not exist: ${script}\n  fix: build or install it there`,
+    );
+    const { output } = await doctorJson();
+    expect(output.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'SCRIPT_NOT_FOUND', subject: 'unbuilt', level: 'fail' }),
+      ]),
+    );
+    expect((await cli.run('mcp', 'remove', 'unbuilt')).code).toBe(0);
+  });
+
   it('exits 0 once nothing is broken', async () => {
     expect((await cli.run('mcp', 'remove', 'ghost')).code).toBe(0);
     rmSync(join(cli.env['HOME'] ?? '', '.cursor'), { recursive: true, force: true });

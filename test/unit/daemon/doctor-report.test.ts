@@ -40,8 +40,12 @@ function doctor(records: ServerRecord[], overrides: Partial<DoctorDeps> = {}) {
       list: () => Promise.resolve(stored),
     },
     searchPath: () => Promise.resolve('/usr/bin'),
-    findCommand: (command) => (command === 'npx' ? '/usr/bin/npx' : undefined),
-    directoryExists: (path) => path === '/home/ann/project',
+    findCommand: (command) =>
+      command === 'npx' || command === 'node' ? `/usr/bin/${command}` : undefined,
+    files: {
+      directoryExists: (path) => path === '/home/ann/project',
+      fileExists: (path) => path === '/home/ann/project/build/index.js',
+    },
     daemon: { pid: 42, port: 8000, startedAt: new Date('2026-01-01T00:00:00Z') },
     versions: { coffer: '1.2.3', node: 'v22.1.0' },
     platform: 'linux',
@@ -110,6 +114,26 @@ describe('the doctor report', () => {
         subject: 'moved',
         message: 'its working directory does not exist: /home/ann/old-checkout',
         fix: 'create it, or give the server the folder it runs in: coffer mcp edit moved --cwd <folder>',
+      },
+    ]);
+  });
+
+  it('says a script an interpreter is to run that is not there, and not the failure it causes', async () => {
+    const { report, states } = doctor([
+      record('built', { command: 'node', args: ['build/index.js'], cwd: '/home/ann/project' }),
+      record('unbuilt', { command: 'node', args: ['/home/ann/project/dist/index.js', '--x'] }),
+      record('relative', { command: 'node', args: ['dist/index.js'] }),
+      record('inline', { command: 'node', args: ['-e', 'console.log(1)'] }),
+      record('package', { command: 'npx', args: ['-y', 'pkg/x.js'] }),
+    ]);
+    states.failed('unbuilt', new CofferError('UPSTREAM_UNAVAILABLE', 'exited with code 1'));
+    expect((await report()).findings).toEqual([
+      {
+        code: 'SCRIPT_NOT_FOUND',
+        level: 'fail',
+        subject: 'unbuilt',
+        message: 'the script it runs does not exist: /home/ann/project/dist/index.js',
+        fix: "build or install it there, or give the server the script's path: coffer mcp edit unbuilt -- node <script> <its arguments>",
       },
     ]);
   });

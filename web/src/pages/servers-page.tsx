@@ -39,6 +39,7 @@ const DAEMON_NOTICES: Partial<Record<DoctorFinding['code'], string>> = {
 const SHOWN: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
+  'SCRIPT_NOT_FOUND',
   'SECRET_MISSING',
   ...(Object.keys(DAEMON_NOTICES) as DoctorFinding['code'][]),
 ]);

@@ -27,6 +27,7 @@ const ACTION: Record<AgentImportItem['action'], string> = {
 const BEFORE_START: ReadonlySet<DoctorFinding['code']> = new Set([
   'COMMAND_NOT_FOUND',
   'CWD_NOT_FOUND',
+  'SCRIPT_NOT_FOUND',
   'SECRET_MISSING',
   'SERVER_DUPLICATE',
 ]);
