@@ -26,22 +26,25 @@ export async function forgetCredentials(
 /**
  * A change that drops a secret from the definition (`coffer mcp edit --unset-env`, a
  * local server made remote) deletes its stored value, and a remote server made local
- * forgets its sign-in: nothing would use them any more.
+ * forgets its sign-in: nothing would use them any more. Returns the secrets deleted, for
+ * the activity log to say each, as `coffer secrets remove` would.
  */
 export async function forgetDroppedCredentials(
   services: ApiServices,
   before: ServerRecord,
   after: ServerRecord,
-): Promise<void> {
+): Promise<SecretRef[]> {
   const { secrets, oauth } = services;
   const kept = new Set(secretRefsOf(after).map(secretKey));
   const dropped = secretRefsOf(before).filter((ref) => !kept.has(secretKey(ref)));
+  const deleted: SecretRef[] = [];
   if (secrets !== undefined && dropped.length > 0)
     await bestEffort(services, before, async () => {
-      for (const ref of dropped) await secrets.delete(ref);
+      for (const ref of dropped) if (await secrets.delete(ref)) deleted.push(ref);
     });
   if (oauth !== undefined && before.transport !== 'stdio' && after.transport === 'stdio')
     await bestEffort(services, before, () => oauth.forget(before.name));
+  return deleted;
 }
 
 async function bestEffort(

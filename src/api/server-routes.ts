@@ -62,10 +62,16 @@ export function serverRoutes(services: ApiServices): Hono {
     const before = await requireServer(servers, name);
     checkPatched(before, changes);
     const record = await servers.update(name, changes);
-    await forgetDroppedCredentials(services, before, record);
+    const deleted = await forgetDroppedCredentials(services, before, record);
     await catalog.forget(name);
     notifier.serversChanged();
     recordAdmin(services, c, { action: 'server.update', server: name });
+    for (const ref of deleted)
+      recordAdmin(services, c, {
+        action: 'secret.remove',
+        server: name,
+        key: `${ref.kind}/${ref.name}`,
+      });
     announce(services, { type: 'server.changed', server: name });
     return c.json({ server: await view(record) });
   });

@@ -108,6 +108,26 @@ describe('/api/v1/secrets', () => {
     ]);
   });
 
+  it('records each secret an edit drops (and so deletes) as removed, after the update', async () => {
+    const secret = { server: 'github', kind: 'env', name: 'GITHUB_TOKEN', value: VALUE };
+    await api.call('POST', '/secrets', secret);
+    const patched = await api.call('PATCH', '/servers/github', { secret_env: [] });
+    expect(patched.status).toBe(200);
+    await api.writer.flush();
+    const { json } = await api.call('GET', '/activity?limit=3');
+    expect(
+      (json.activity as { action: string; capability_key: string | null }[]).map((row) => [
+        row.action,
+        row.capability_key,
+      ]),
+    ).toEqual([
+      ['secret.remove', 'env/GITHUB_TOKEN'],
+      ['server.update', null],
+      ['secret.set', 'env/GITHUB_TOKEN'],
+    ]);
+    expect(JSON.stringify(json)).not.toContain(VALUE);
+  });
+
   it('refuses bad input without ever echoing the value', async () => {
     const cases: [unknown, number, string][] = [
       [{ server: 'nope', kind: 'env', name: 'X', value: VALUE }, 404, 'SERVER_NOT_FOUND'],
