@@ -159,8 +159,10 @@ export const createServices: CreateServices = async ({
   await registry.all();
   const processSlots = new ProcessSlots(settings.maxProcessesPerServer);
 
-  // A recorded definition change makes every session relist that server (set below).
+  // A recorded definition change makes every session relist that server, and a policy an
+  // approval stored makes them read policies again (both set below, once the gateway is).
   let pinChanged = (_server: string): void => {};
+  let policyChanged = (_server: string): void => {};
   const pins = new ToolPins({
     repository: repositories.pins,
     activity: recorder,
@@ -191,6 +193,7 @@ export const createServices: CreateServices = async ({
     },
     logFailure: (method, error, trace) => logRequestFailure(logger, method, error, trace),
     processSlots,
+    policyChanged: (server) => policyChanged(server),
     instructions: new ServerInstructions(instructionsFile(paths.serverInstructions, logger)),
     sessionIdleMs: settings.sessionIdleMs,
     sessionGraceMs: settings.sessionGraceMs,
@@ -216,6 +219,10 @@ export const createServices: CreateServices = async ({
   });
   pinChanged = (server) => {
     pinSnapshot.changed();
+    gateway.capabilitiesChanged(server);
+    events.emit({ type: 'server.changed', server });
+  };
+  policyChanged = (server) => {
     gateway.capabilitiesChanged(server);
     events.emit({ type: 'server.changed', server });
   };

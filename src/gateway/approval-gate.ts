@@ -24,7 +24,8 @@ const SHOWN_ARGUMENTS = 2_000;
  * person through their own client (an elicitation form, on the call's stream),
  * and "always allow" in the answer is stored as the tool's policy. A client that cannot
  * ask gets a refusal that says how to allow the tool. Policies are read once per server
- * and session, and dropped when the user changes them (capabilitiesChanged).
+ * and session, and dropped when the user changes them (capabilitiesChanged), in every
+ * session when one of them stored an "always allow".
  */
 export class ApprovalGate {
   private readonly cache = new Map<string, Promise<ServerPolicies>>();

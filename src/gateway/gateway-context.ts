@@ -60,4 +60,9 @@ export interface GatewayContext {
   readonly instructions?: ServerInstructions;
   /** The daemon's tasks, shared by its sessions (the Gateway makes one when absent). */
   readonly tasks?: TaskRegistry;
+  /**
+   * A session stored a policy (an approval's "always allow"): every other session drops
+   * the policies it read, as after a change through the API, and the UI is told.
+   */
+  readonly policyChanged?: (server: string) => void;
 }

@@ -117,9 +117,10 @@ export function createSessionParts(hooks: SessionHooks): SessionParts {
   const approval =
     context.policies === undefined
       ? undefined
-      : new ApprovalGate(context.policies, hooks.client, (server, key) =>
-          recordPolicySet(context, hooks.caller(), server, key),
-        );
+      : new ApprovalGate(context.policies, hooks.client, (server, key) => {
+          recordPolicySet(context, hooks.caller(), server, key);
+          context.policyChanged?.(server);
+        });
   const routes = new CapabilityRoutes({
     catalog: listing,
     preferences: context.preferences,

@@ -87,12 +87,20 @@ describe('approval before destructive tools (issue 20)', () => {
   });
 
   it('"always allow" is remembered as the tool\'s policy, shown by coffer mcp policy', async () => {
+    // Another agent's session, which has read the policies already (it was asked once).
+    const other = await askingClient(daemon, [{ action: 'accept', content: { always: false } }]);
+    await call(other.client, 'notes__delete_note');
+    expect(other.asked).toHaveLength(1);
     const { client, asked } = await askingClient(daemon, [
       { action: 'accept', content: { always: true } },
     ]);
     await call(client, 'notes__delete_note');
     await call(client, 'notes__delete_note');
     expect(asked).toHaveLength(1);
+    // The other session is not asked again either.
+    await call(other.client, 'notes__delete_note');
+    expect(other.asked).toHaveLength(1);
+    await other.client.close();
     const shown = await runCoffer(daemon.env, ['mcp', 'policy', 'notes', '--json']);
     expect(shown.code, shown.stderr).toBe(0);
     const view = JSON.parse(shown.stdout) as { tools: { key: string; policy: string | null }[] };
