@@ -111,9 +111,13 @@ export function createAgentSetup(options: AgentSetupOptions): SyncAgentSetup {
     if (change === 'uninstall')
       return { kind: 'uninstall', plan: planUninstall(cofferHome, agent, location) };
     const replace = changeOptions.replace === true;
+    const { cofferServers } = changeOptions;
     return {
       kind: 'install',
-      plan: readInstallPlan({ cofferHome, context, agent, location, launch, replace, ownPort }),
+      plan: readInstallPlan({
+        ...{ cofferHome, context, agent, location, launch, replace, ownPort },
+        cofferServers,
+      }),
     };
   };
 

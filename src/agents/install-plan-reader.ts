@@ -13,6 +13,8 @@ export interface InstallTarget {
   readonly replace: boolean;
   /** The running daemon's HTTP port, when one runs (install-plan.ts). */
   readonly ownPort?: number | undefined;
+  /** Coffer's servers and their switches, when known (AgentChangeOptions). */
+  readonly cofferServers?: ReadonlyMap<string, boolean> | undefined;
 }
 
 /**
@@ -33,5 +35,6 @@ export function readInstallPlan(target: InstallTarget): InstallPlan {
     imports: readState(target.cofferHome).imports,
     narrower: narrowerCofferEntries(agent, target.context, location, agent.shimEntry(launch)),
     ...(ownPort === undefined ? {} : { ownPort }),
+    ...(target.cofferServers === undefined ? {} : { cofferServers: target.cofferServers }),
   });
 }

@@ -100,10 +100,22 @@ interface Removal {
   readonly kept: KeptEntry[];
 }
 
+/** Why Coffer cannot stand in for an imported entry now; undefined when it can. */
+function notServed(
+  record: ImportRecord,
+  cofferServers: ReadonlyMap<string, boolean> | undefined,
+): string | undefined {
+  const enabled = cofferServers?.get(record.server);
+  if (cofferServers === undefined || enabled === true) return undefined;
+  if (enabled === undefined) return `Coffer no longer has "${record.server}"; import it again`;
+  return `Coffer has "${record.server}" switched off (coffer mcp enable ${record.server}, then install --replace again)`;
+}
+
 function removeImported(
   document: ConfigDocument,
   location: ConfigLocation,
   imports: readonly ImportRecord[],
+  cofferServers: ReadonlyMap<string, boolean> | undefined,
 ): Removal {
   const servers = document.servers(location.serversKey) ?? {};
   const result: Removal = { document, removed: [], kept: [] };
@@ -111,7 +123,10 @@ function removeImported(
   for (const record of imports.filter((candidate) => isAt(candidate, location))) {
     const raw = servers[record.original];
     if (raw === undefined || result.removed.includes(record.original)) continue;
-    if (entryFingerprint(raw) !== record.fingerprint) {
+    const unserved = notServed(record, cofferServers);
+    if (unserved !== undefined) {
+      result.kept.push({ name: record.original, reason: unserved });
+    } else if (entryFingerprint(raw) !== record.fingerprint) {
       result.kept.push({
         name: record.original,
         reason: 'it changed since it was imported; import it again',
@@ -142,6 +157,8 @@ export interface PlanInstallInput {
   readonly ownPort?: number;
   /** See narrower-entries.ts: said, never changed by this plan. */
   readonly narrower?: readonly NarrowerEntry[];
+  /** See AgentChangeOptions.cofferServers; absent: not known, nothing kept for it. */
+  readonly cofferServers?: ReadonlyMap<string, boolean>;
 }
 
 export function planInstall(input: PlanInstallInput): InstallPlan {
@@ -162,7 +179,7 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     return entry !== undefined && (name === COFFER_ENTRY || entry.enabled);
   });
   const others = overHttp.filter((name) => name !== COFFER_ENTRY);
-  const removal = removeImported(next, location, input.imports);
+  const removal = removeImported(next, location, input.imports, input.cofferServers);
   const replaced = others.reduce(
     (document, name) => document.withoutServer(location.serversKey, name),
     removal.document,

@@ -44,10 +44,15 @@ export function agentRoutes(services: ApiServices): Hono {
     return c.json({ agents: await setup().list(options) });
   });
 
+  /** Coffer's servers and their switches, which --replace checks each entry against. */
+  const cofferServers = async () =>
+    new Map((await services.servers.list()).map(({ name, enabled }) => [name, enabled]));
+
   for (const change of changes) {
     app.post(`/agents/:id/${change}/preview`, async (c) => {
       const input = parseInput(agentChangeSchema, await readJsonBody(c));
-      const preview = await setup().preview(change, c.req.param('id'), input.scope, input);
+      const options = { ...input, cofferServers: await cofferServers() };
+      const preview = await setup().preview(change, c.req.param('id'), input.scope, options);
       return c.json({ preview });
     });
 
@@ -56,6 +61,7 @@ export function agentRoutes(services: ApiServices): Hono {
       const input = parseInput(agentChangeSchema, await readJsonBody(c));
       const result = await setup().apply(change, id, input.scope, {
         replace: input.replace,
+        cofferServers: await cofferServers(),
         ...(input.expected_sha256 === undefined ? {} : { expectedSha256: input.expected_sha256 }),
       });
       if (result.changes)

@@ -15,7 +15,7 @@ import {
 } from '../../agents/index.js';
 import { findDaemon } from '../../discovery/index.js';
 import type { CliContext } from '../cli-context.js';
-import { agentContext, parseScope, shimLaunch } from './agents-shared.js';
+import { agentContext, knownServers, parseScope, shimLaunch } from './agents-shared.js';
 
 export interface InstallFlags {
   scope: string;
@@ -28,23 +28,32 @@ function installLines(plan: InstallPlan, launch: ShimLaunch, dryRun: boolean): s
   return [header, ...installSummary(plan, launch, dryRun).map((line) => `  ${line}`)];
 }
 
+async function cofferServers(context: CliContext): Promise<ReadonlyMap<string, boolean>> {
+  const servers = await knownServers(await context.api());
+  return new Map(servers.map(({ name, enabled }) => [name, enabled !== false]));
+}
+
 /**
- * `coffer agents install <agent> [--scope] [--replace] [--dry-run]`. It needs no daemon;
- * a running one's port tells which entries reach Coffer over HTTP already.
+ * `coffer agents install <agent> [--scope] [--replace] [--dry-run]`. Without --replace it
+ * needs no daemon; a running one's port tells which entries reach Coffer over HTTP
+ * already. --replace asks the daemon which servers it has and serves.
  */
 export async function install(context: CliContext, id: string, flags: InstallFlags): Promise<void> {
   const agent = findAgent(id);
   const agents = agentContext(context);
   const location = chooseLocation(agent, agents, parseScope(flags.scope));
   const launch = shimLaunch(context.env);
+  const replace = flags.replace === true;
   const plan = readInstallPlan({
     cofferHome: context.paths.home,
     context: agents,
     agent,
     location,
     launch,
-    replace: flags.replace === true,
+    replace,
     ownPort: (await findDaemon(context.paths))?.port,
+    // Only --replace takes entries out, and only for servers Coffer serves: ask the daemon.
+    cofferServers: replace ? await cofferServers(context) : undefined,
   });
   const dryRun = flags.dryRun === true;
   const lines = installLines(plan, launch, dryRun);

@@ -44,6 +44,12 @@ export type AgentChangeKind = 'install' | 'uninstall';
 export interface AgentChangeOptions {
   /** install only: also remove the entries imported from this file into Coffer. */
   readonly replace?: boolean;
+  /**
+   * Coffer's servers, each with its switch (true: enabled). With it, --replace keeps an
+   * entry whose server Coffer no longer has or has switched off: the agent would lose a
+   * server that works for one that does not.
+   */
+  readonly cofferServers?: ReadonlyMap<string, boolean>;
 }
 
 /** What an install or uninstall will do to one file, before it is done. */

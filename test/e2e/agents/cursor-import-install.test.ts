@@ -345,4 +345,23 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
       'Cannot read standard input:1:1: the file is not a JSON object',
     );
   });
+
+  it('install --replace keeps an entry whose server Coffer has switched off', async () => {
+    const windsurfFile = join(home, '.codeium', 'windsurf', 'mcp_config.json');
+    mkdirSync(join(home, '.codeium', 'windsurf'), { recursive: true });
+    const memo = { command: process.execPath, args: [FIXTURE, '--scenario', 'basic', '--x'] };
+    writeFileSync(windsurfFile, JSON.stringify({ mcpServers: { memo } }, null, 2));
+    const imported = await coffer('agents', 'import', 'windsurf');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect((await coffer('mcp', 'disable', 'memo')).code).toBe(0);
+    const install = await coffer('agents', 'install', 'windsurf', '--replace');
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain(
+      '! keeping "memo": Coffer has "memo" switched off (coffer mcp enable memo, then install --replace again)',
+    );
+    const written = JSON.parse(readFileSync(windsurfFile, 'utf8')) as { mcpServers: object };
+    expect(Object.keys(written.mcpServers).sort()).toEqual(['coffer', 'memo']);
+    expect((await coffer('agents', 'uninstall', 'windsurf')).code).toBe(0);
+    expect((await coffer('mcp', 'remove', 'memo')).code).toBe(0);
+  });
 });

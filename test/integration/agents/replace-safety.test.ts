@@ -122,6 +122,35 @@ describe('install --replace and uninstall keep users safe', () => {
     expect(read(location.path)).toContain('TESTSECRET');
   });
 
+  it('keeps an entry whose server Coffer has switched off, or no longer has', () => {
+    importAll(home, cursor, location);
+    const { document, exists } = requireConfig(location);
+    const imports = readState(home.cofferHome).imports;
+    const cofferServers = new Map([['github', false]]);
+    const plan = planInstall({
+      ...{ agent: cursor, location, document, exists, launch, replace: true, imports },
+      cofferServers,
+    });
+    expect(plan.removed).toEqual([]);
+    expect(plan.kept).toEqual([
+      {
+        name: 'github',
+        reason:
+          'Coffer has "github" switched off (coffer mcp enable github, then install --replace again)',
+      },
+      { name: 'docs', reason: 'Coffer no longer has "docs"; import it again' },
+    ]);
+    const both = new Map([
+      ['github', true],
+      ['docs', true],
+    ]);
+    const served = planInstall({
+      ...{ agent: cursor, location, document, exists, launch, replace: true, imports },
+      cofferServers: both,
+    });
+    expect([...served.removed].sort()).toEqual(['docs', 'github']);
+  });
+
   it('refuses to overwrite a "coffer" entry that is not Coffer', () => {
     const foreign = '{ "mcpServers": { "coffer": { "command": "coffee", "args": ["--brew"] } } }\n';
     write(location.path, foreign);
