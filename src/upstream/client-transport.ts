@@ -6,6 +6,7 @@ import type { ServerDefinition } from '../domain/server-definition.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { modernHttpFetch } from './modern-http-fetch.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
+import { originHeaders } from './origin-headers.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
 export interface TransportOptions {
@@ -32,19 +33,19 @@ export function createClientTransport(
   const url = new URL(definition.url ?? '');
   const headers = { ...definition.headers, ...options.extraHeaders };
   const auth = options.authProvider === undefined ? {} : { authProvider: options.authProvider };
+  // The server's headers go to its own origin only (origin-headers.ts), never in
+  // `requestInit`, which the SDK also sends to an authorization server elsewhere.
   if (definition.transport === 'sse') {
     return new SSEClientTransport(url, {
-      requestInit: { headers },
-      fetch: nodeHttpFetch(),
-      eventSourceInit: { fetch: (input, init) => fetch(input, withHeaders(init, headers)) },
+      fetch: originHeaders(nodeHttpFetch(), url, headers),
+      eventSourceInit: { fetch: originHeaders(fetch, url, headers) },
       ...auth,
     });
   }
   // Coffer's fetch adds what the 2026-07-28 HTTP transport needs (src/upstream/modern-http-fetch.ts),
   // its POSTs on node:http (src/upstream/node-http-fetch.ts).
   return new StreamableHTTPClientTransport(url, {
-    requestInit: { headers },
-    fetch: modernHttpFetch(),
+    fetch: originHeaders(modernHttpFetch(), url, headers),
     ...auth,
   });
 }
@@ -63,10 +64,4 @@ function stdioTransport(definition: ServerDefinition, options: TransportOptions)
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     ...(options.onExit === undefined ? {} : { onExit: options.onExit }),
   });
-}
-
-function withHeaders(init: RequestInit | undefined, headers: Record<string, string>): RequestInit {
-  const merged = new Headers(init?.headers);
-  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-  return { ...init, headers: merged };
 }

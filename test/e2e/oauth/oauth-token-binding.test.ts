@@ -88,6 +88,35 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
     expect(await signedIn()).toBe(true);
   });
 
+  it("sends a server's own headers to its origin only, never to its authorization server", async () => {
+    const key = 'key-e2e-origin-7d1c';
+    const added = await runCoffer(
+      daemon.env,
+      ['mcp', 'add', 'keyed', '--url', protectedServer.url, '-H', 'X-Team: blue'],
+      undefined,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const set = await runCoffer(
+      daemon.env,
+      ['secrets', 'set', 'keyed', '--header', 'X-Api-Key', '--from-stdin'],
+      `${key}\n`,
+    );
+    expect(set.code, set.stderr).toBe(0);
+    const before = authorization.received().length;
+    // Not signed in: the 401 makes the SDK look for the authorization server.
+    const tested = await coffer('mcp', 'test', 'keyed');
+    expect(tested.code).toBe(6);
+    const asked = authorization.received().slice(before);
+    expect(asked.map(({ request }) => request)).toContainEqual(
+      expect.stringContaining('/.well-known/oauth-authorization-server'),
+    );
+    for (const { headers } of asked) {
+      expect(headers['x-api-key']).toBeUndefined();
+      expect(headers['x-team']).toBeUndefined();
+    }
+    expect((await coffer('mcp', 'remove', 'keyed')).code).toBe(0);
+  });
+
   it('removing the server deletes its secrets and sign-in from the keychain, and revokes', async () => {
     const set = await runCoffer(
       daemon.env,
