@@ -10,6 +10,7 @@ import {
 import { abandonedError, reasonText } from './abandoned-request.js';
 import { openUpstream } from './connection-handshake.js';
 import { EraProbeClosed, type NegotiationOrder } from './era-negotiation.js';
+import type { ErrorRedactor } from './error-redaction.js';
 import { handshakeError, startReport } from './handshake-error.js';
 import {
   isNotification,
@@ -40,6 +41,8 @@ export interface JsonRpcConnectionOptions {
   /** Bounds the handshake: the transport's start (a stdio upstream's spawn) and initialize. */
   readonly connectTimeoutMs: number;
   readonly maxTotalTimeoutMs?: number;
+  /** Hides the upstream's own secrets in the errors it raises (error-redaction.ts). */
+  readonly redactError?: ErrorRedactor;
   /** Which era to try first (src/upstream/era-negotiation.ts); default legacy-first. */
   readonly negotiation?: NegotiationOrder;
   /** Aborting it during the handshake closes the transport (and kills a stdio child). */
@@ -102,7 +105,8 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
       // Read before closing: closing ends the process, which would hide how it ended.
       const report = startReport(options.transport);
       await connection.close();
-      throw handshakeError(options.server, error, report, options.connectTimeoutMs);
+      const failure = handshakeError(options.server, error, report, options.connectTimeoutMs);
+      throw options.redactError?.(failure) ?? failure;
     } finally {
       options.signal?.removeEventListener('abort', abort);
     }
@@ -138,11 +142,12 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
       if (signal?.aborted === true) throw abandonedError(signal.reason, reasonText(signal.reason));
       return await this.deadlined(method, params, options);
     } catch (error) {
-      throw fromSdkError(error, {
+      const failure = fromSdkError(error, {
         server: this.server,
         closed: this.isClosed,
         established: this.established,
       });
+      throw this.options.redactError?.(failure) ?? failure;
     }
   }
 

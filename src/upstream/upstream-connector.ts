@@ -6,6 +6,7 @@ import type {
   UpstreamConnector,
   UpstreamPeer,
 } from '../domain/ports.js';
+import { errorRedactor } from './error-redaction.js';
 import { createClientTransport, type TransportOptions } from './client-transport.js';
 import { EraMemory, definitionKey } from './era-memory.js';
 import { EraProbeClosed, type NegotiationOrder } from './era-negotiation.js';
@@ -153,10 +154,12 @@ export class SdkUpstreamConnector implements UpstreamConnector {
     peer: UpstreamPeer,
     negotiation: NegotiationOrder,
   ): Promise<JsonRpcUpstreamConnection> {
-    const transport = await this.transport(definition, context);
+    const secrets = (await this.options.resolveSecrets?.(definition)) ?? {};
+    const transport = await this.transport(definition, context, secrets);
     return JsonRpcUpstreamConnection.open({
       server: definition.name,
       transport,
+      redactError: errorRedactor(definition.name, secrets),
       clientCapabilities: context.clientCapabilities,
       peer,
       negotiation,
@@ -170,8 +173,11 @@ export class SdkUpstreamConnector implements UpstreamConnector {
     });
   }
 
-  private async transport(definition: ServerDefinition, context: UpstreamConnectContext) {
-    const secrets = (await this.options.resolveSecrets?.(definition)) ?? {};
+  private async transport(
+    definition: ServerDefinition,
+    context: UpstreamConnectContext,
+    secrets: Pick<TransportOptions, 'extraEnv' | 'extraHeaders'>,
+  ) {
     const logPath = this.options.stderrLogPath?.(definition.name);
     const processes = this.options.processes;
     const commandLine = [definition.command ?? '', ...definition.args].join(' ');
