@@ -10,7 +10,7 @@ import type { TransportOptions } from './client-transport.js';
  * own secrets are the ones it was sent, so they are the ones it can echo; results pass the
  * daemon-wide secret guard, errors pass this, synchronously, where they are made.
  */
-export type ErrorRedactor = (error: unknown) => unknown;
+export type ErrorRedactor = (error: Error) => Error;
 
 export function errorRedactor(
   server: string,
@@ -25,8 +25,7 @@ export function errorRedactor(
   return (error) => redactError(error, matcher);
 }
 
-function redactError(error: unknown, matcher: SecretMatcher): unknown {
-  if (!(error instanceof Error)) return error;
+function redactError(error: Error, matcher: SecretMatcher): Error {
   const text = (value: string) => matcher.redact(value).text;
   const shown = [error.message, JSON.stringify(dataOf(error) ?? null), String(causeOf(error))];
   if (!shown.some((part) => matcher.find(part).length > 0)) return error;

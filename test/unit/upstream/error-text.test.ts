@@ -41,9 +41,8 @@ describe('errorText, of what a server may answer', () => {
   });
 
   it("says an HTTP failure's status", async () => {
-    const { StreamableHTTPError } = await import(
-      '@modelcontextprotocol/sdk/client/streamableHttp.js'
-    );
+    const { StreamableHTTPError } =
+      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     expect(errorText(new StreamableHTTPError(502, 'Error POSTing to endpoint: bad gateway'))).toBe(
       'HTTP 502: Streamable HTTP error: Error POSTing to endpoint: bad gateway',
     );
