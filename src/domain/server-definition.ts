@@ -21,20 +21,32 @@ const serverName = z.string().superRefine((name, ctx) => {
     ctx.addIssue({ code: 'custom', message: `invalid server name: ${problem}` });
 });
 
-const envMap = z.record(z.string().regex(ENV_NAME, ENV_NAME_RULE), z.string());
+/**
+ * No operating system passes a NUL in a program's command line or environment, and no
+ * HTTP header holds a line break: such a value was stored and then failed at each start
+ * with Node's own words. Refused when given instead, by the same rule as a secret's.
+ */
+const processText = z
+  .string()
+  .refine((value) => !value.includes('\0'), 'must not hold a NUL character (\\0)');
+const headerValue = z
+  .string()
+  .refine((value) => !/[\r\n\0]/.test(value), 'a header value is one line, without NUL');
+
+const envMap = z.record(z.string().regex(ENV_NAME, ENV_NAME_RULE), processText);
 const headerMap = z.record(
   z.string().regex(HEADER_NAME, 'not a valid HTTP header name'),
-  z.string(),
+  headerValue,
 );
 
 export const serverDefinitionSchema = z
   .object({
     name: serverName,
     transport: z.enum(transports),
-    command: z.string().min(1, 'command must not be empty').optional(),
-    args: z.array(z.string()).default([]),
+    command: processText.pipe(z.string().min(1, 'command must not be empty')).optional(),
+    args: z.array(processText).default([]),
     env: envMap.default({}),
-    cwd: z.string().min(1).optional(),
+    cwd: processText.pipe(z.string().min(1)).optional(),
     url: z.string().optional(),
     headers: headerMap.default({}),
     secret_env: z.array(z.string().regex(ENV_NAME, ENV_NAME_RULE)).default([]),

@@ -50,6 +50,26 @@ describe('createServerSchema', () => {
       'INVALID_INPUT',
       /^args\[1\]: /,
     ],
+    [
+      { name: 'ok', transport: 'http', url: 'http://x/mcp', headers: { 'X-A': 'b\r\nEvil: 1' } },
+      'INVALID_INPUT',
+      /^headers\.X-A: a header value is one line/,
+    ],
+    [
+      { name: 'ok', transport: 'stdio', command: 'x', env: { A: 'x\u0000y' } },
+      'INVALID_INPUT',
+      /^env\.A: must not hold a NUL character/,
+    ],
+    [
+      { name: 'ok', transport: 'stdio', command: 'tr\u0000ue' },
+      'INVALID_INPUT',
+      /^command: must not hold a NUL character/,
+    ],
+    [
+      { name: 'ok', transport: 'stdio', command: 'x', args: ['a\u0000'] },
+      'INVALID_INPUT',
+      /^args\[0\]: must not hold a NUL character/,
+    ],
     ['not an object', 'INVALID_INPUT', /object/],
   ])('refuses %j with %s', (body, code, message) => {
     const error = failure(() => parseInput(createServerSchema, body));
