@@ -30,5 +30,17 @@ export function networkProblem(error: unknown): string | undefined {
     }
     cause = cause.cause;
   }
-  return undefined;
+  return namedInMessage(error);
+}
+
+const NAMED = new RegExp(`\\b(${Object.keys(SAYINGS).join('|')})\\b`);
+
+/**
+ * The legacy SSE transport keeps no cause: its SseError carries the failure only as text
+ * ("SSE error: TypeError: fetch failed: connect ECONNREFUSED …"). Read the code there.
+ */
+function namedInMessage(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = NAMED.exec(error.message)?.[1];
+  return code === undefined ? undefined : SAYINGS[code];
 }

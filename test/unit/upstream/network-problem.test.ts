@@ -23,6 +23,17 @@ describe('networkProblem', () => {
     expect(networkProblem(new Error('send failed', { cause: fetchFailed(code) }))).toBe(saying);
   });
 
+  it("reads the code from the legacy SSE transport's text, which keeps no cause", async () => {
+    const { SseError } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    const error = new SseError(
+      undefined,
+      'TypeError: fetch failed: connect ECONNREFUSED 127.0.0.1:8621',
+      undefined as never,
+    );
+    expect(networkProblem(error)).toBe('nothing is listening there (connection refused)');
+    expect(networkProblem(new Error('ECONNREFUSEDX'))).toBeUndefined();
+  });
+
   it('names a port fetch will not use', () => {
     const error = new TypeError('fetch failed', { cause: new Error('bad port') });
     expect(networkProblem(error)).toContain('"bad port"');
