@@ -90,8 +90,8 @@ function quoted(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** What to type for a server whose last error has this code. */
-function fixForError(server: string, code: string): string {
+/** What to type for a server whose last error has this code (`local`: a stdio server). */
+function fixForError(server: string, code: string, local: boolean): string {
   switch (code) {
     case 'UPSTREAM_TIMEOUT':
       return `it did not answer in time; a first \`npx -y\` download can take minutes: run its command once in a terminal, or raise COFFER_CONNECT_TIMEOUT_MS, then: coffer mcp test ${server}`;
@@ -102,7 +102,9 @@ function fixForError(server: string, code: string): string {
     case 'PROCESS_LIMIT_REACHED':
       return 'close idle agent sessions, or raise COFFER_MAX_PROCESSES_PER_SERVER';
     default:
-      return `read why in its log: coffer logs --upstream ${server}; then retry: coffer mcp test ${server}`;
+      return local
+        ? `read why in its log: coffer logs --upstream ${server}; then retry: coffer mcp test ${server}`
+        : `check that it is up and its URL (coffer mcp show ${server}); then retry: coffer mcp test ${server}`;
   }
 }
 
@@ -128,7 +130,8 @@ export function serverFindings(
   if (!record.enabled) return [];
   const findings: DoctorFinding[] = [];
   const name = record.name;
-  const cwd = record.transport === 'stdio' ? record.cwd : undefined;
+  const local = record.transport === 'stdio';
+  const cwd = local ? record.cwd : undefined;
   const script =
     record.transport === 'stdio' ? scriptPathOf(record.command ?? '', record.args, cwd) : undefined;
   if (cwd !== undefined && !files.directoryExists(cwd)) {
@@ -181,9 +184,9 @@ export function serverFindings(
       subject: name,
       message:
         server.state === 'crash-loop'
-          ? `${name} keeps exiting right after it starts${error === null ? '' : `: ${error.message}`}`
+          ? `${name} ${local ? 'keeps exiting right after it starts' : 'keeps dropping the connection'}${error === null ? '' : `: ${error.message}`}`
           : (error?.message ?? `${name} failed`),
-      fix: fixForError(name, error?.code ?? 'UPSTREAM_UNAVAILABLE'),
+      fix: fixForError(name, error?.code ?? 'UPSTREAM_UNAVAILABLE', local),
     });
   }
   return findings;

@@ -11,6 +11,11 @@ interface Entry {
   needsSignIn: boolean;
   /** When its connections ended on their own, most recent last (within CRASH_WINDOW_MS). */
   crashes: number[];
+  /**
+   * A connection opened since the last crash. Every session's connection ends when one
+   * server goes down: the ones after the first are that same crash, not more of them.
+   */
+  connectedSinceCrash: boolean;
   /** Connects in progress (one per pool that is starting it): 'starting' while any is. */
   starting: Set<Promise<unknown>>;
   /** When the last successful start finished and how long it took (`coffer doctor`). */
@@ -174,21 +179,31 @@ export class ServerStates {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.live += 1;
+    entry.connectedSinceCrash = true;
     if (protocolVersion !== undefined) entry.protocolVersion = protocolVersion;
     entry.failedSinceSuccess = false;
     this.report(server, before);
   }
 
-  disconnected(server: string, crashed = false): void {
+  /** `local`: a process of Coffer's ended; otherwise a remote server dropped the connection. */
+  disconnected(server: string, crashed = false, local = true): void {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.live = Math.max(0, entry.live - 1);
     if (crashed) {
-      entry.crashes.push(this.clock.now().getTime());
+      if (entry.connectedSinceCrash) entry.crashes.push(this.clock.now().getTime());
+      entry.connectedSinceCrash = false;
       entry.lastError = {
         code: 'UPSTREAM_UNAVAILABLE',
-        message: `Upstream "${server}" exited unexpectedly`,
-        hint: `read why in its log: coffer logs --upstream ${server}`,
+        ...(local
+          ? {
+              message: `Upstream "${server}" exited unexpectedly`,
+              hint: `read why in its log: coffer logs --upstream ${server}`,
+            }
+          : {
+              message: `Upstream "${server}" dropped the connection`,
+              hint: `check that it is up and its URL: coffer mcp test ${server}`,
+            }),
         at: this.clock.now().toISOString(),
       };
     }
@@ -254,6 +269,7 @@ export class ServerStates {
         failedSinceSuccess: false,
         needsSignIn: false,
         crashes: [],
+        connectedSinceCrash: true,
         starting: new Set(),
         lastStart: null,
         protocolVersion: undefined,

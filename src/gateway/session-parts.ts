@@ -219,8 +219,8 @@ function createPool(
           () => undefined,
         );
       },
-      disconnected: (name, crashed, lost) => {
-        context.states.disconnected(name, crashed);
+      disconnected: (name, crashed, lost, local) => {
+        context.states.disconnected(name, crashed, local);
         if (lost) hooks.lost?.(name);
       },
       backoffMs: (name) => context.states.backoffMs(name),

@@ -14,7 +14,8 @@ export interface PoolHooks {
    * by one session only for a shared connection. `lost`: it ended without this pool
    * closing it, so what this session held on it (subscriptions) is gone too.
    */
-  readonly disconnected: (server: string, crashed: boolean, lost: boolean) => void;
+  /** `local`: the server is a process of Coffer's (stdio), not a remote one. */
+  readonly disconnected: (server: string, crashed: boolean, lost: boolean, local: boolean) => void;
   /** How long to wait before reconnecting a server that has been crashing. */
   readonly backoffMs?: (server: string) => number;
 }
@@ -124,7 +125,7 @@ export class UpstreamPool {
       void connection.closed.then(() => {
         const lost = !this.closedByUs.has(connection) && !this.closing;
         const crashed = lost && (connection.shared !== true || connection.reportsEnd === true);
-        this.hooks.disconnected(definition.name, crashed, lost);
+        this.hooks.disconnected(definition.name, crashed, lost, definition.transport === 'stdio');
         this.forget(definition.name, connection);
       });
       return connection;

@@ -17,13 +17,16 @@ export interface StartReport {
   /** The first stdout line that was not JSON-RPC. */
   readonly noise: string | undefined;
   readonly commandNotFound: boolean;
+  /** A process of Coffer's, with a log of its own; false: a remote server. */
+  readonly local: boolean;
 }
 
 export function startReport(transport: Transport): StartReport {
   if (!(transport instanceof StdioProcessTransport))
-    return { ended: undefined, noise: undefined, commandNotFound: false };
+    return { ended: undefined, noise: undefined, commandNotFound: false, local: false };
   const { startFailure } = transport;
   return {
+    local: true,
     ended: startFailure.describe(),
     noise: startFailure.noise,
     commandNotFound: startFailure.commandNotFound,
@@ -36,18 +39,24 @@ export function handshakeError(
   report: StartReport,
   connectTimeoutMs: number,
 ): Error {
-  if (isTimeout(error)) return timedOut(server, connectTimeoutMs, report.noise);
+  if (isTimeout(error)) return timedOut(server, connectTimeoutMs, report);
   if (report.ended !== undefined)
     return startFailed(server, report.ended, report.commandNotFound, error);
-  return fromSdkError(error, { server, closed: false, established: false });
+  return fromSdkError(error, { server, closed: false, established: false, local: report.local });
 }
 
 function isTimeout(error: unknown): boolean {
   return error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
 }
 
-function timedOut(server: string, timeoutMs: number, noise: string | undefined): CofferError {
+function timedOut(server: string, timeoutMs: number, report: StartReport): CofferError {
+  const { noise } = report;
   const within = `Upstream "${server}" did not finish starting (MCP initialize) within ${timeoutMs / 1000} s`;
+  if (!report.local)
+    return new CofferError('UPSTREAM_TIMEOUT', within, {
+      hint: `check that it is up and answers at its URL (\`coffer mcp show ${server}\`); if it is only slow, raise COFFER_CONNECT_TIMEOUT_MS`,
+      data: { server },
+    });
   const message =
     noise === undefined
       ? within

@@ -19,6 +19,7 @@ import {
   type JsonRpcNotification,
 } from './jsonrpc-envelope.js';
 import { PeerRequests } from './peer-requests.js';
+import { StdioProcessTransport } from './stdio-process-transport.js';
 import { PendingRequests } from '../domain/pending-requests.js';
 import {
   progressTokenOf,
@@ -146,6 +147,7 @@ export class JsonRpcUpstreamConnection implements UpstreamConnection {
         server: this.server,
         closed: this.isClosed,
         established: this.established,
+        local: this.options.transport instanceof StdioProcessTransport,
       });
       throw this.options.redactError?.(failure) ?? failure;
     }

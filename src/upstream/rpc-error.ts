@@ -14,6 +14,15 @@ export interface SdkErrorContext {
   readonly closed: boolean;
   /** The handshake had succeeded: a 404 now means the upstream forgot our session. */
   readonly established: boolean;
+  /** A process of Coffer's (stdio), whose log is Coffer's; false: a remote server. */
+  readonly local?: boolean;
+}
+
+/** Where to look next: a local server's own log, or whether a remote one is up. */
+function lookHint(server: string, local: boolean): string {
+  return local
+    ? `read what it logged: \`coffer logs --upstream ${server}\`, and check its definition: \`coffer mcp show ${server}\``
+    : `check that it is up and its URL: \`coffer mcp test ${server}\`, \`coffer mcp show ${server}\``;
 }
 
 /**
@@ -22,11 +31,14 @@ export interface SdkErrorContext {
  */
 export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
   const { server } = context;
+  const local = context.local !== false;
   if (error instanceof CofferError || error instanceof UpstreamRpcError) return error;
   if (context.established && isStaleSession(error)) return staleSession(server, error);
   if (context.closed || isConnectionClosed(error)) {
     return new CofferError('UPSTREAM_UNAVAILABLE', `Upstream "${server}" closed the connection`, {
-      hint: `see logs/upstream-${server}.log, or run \`coffer mcp test ${server}\``,
+      hint: local
+        ? `see logs/upstream-${server}.log, or run \`coffer mcp test ${server}\``
+        : lookHint(server, false),
       data: { server },
       cause: error,
     });
@@ -54,7 +66,7 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
     'UPSTREAM_UNAVAILABLE',
     `Upstream "${server}" failed: ${errorText(error)}`,
     {
-      hint: `read what it logged: \`coffer logs --upstream ${server}\`, and check its definition: \`coffer mcp show ${server}\``,
+      hint: lookHint(server, local),
       data: { server },
       cause: error,
     },

@@ -225,6 +225,23 @@ describe('the doctor report', () => {
     expect(result.servers[2]).toMatchObject({ state: 'disabled', command_path: null });
   });
 
+  it("says a remote server's crash loop as dropped connections, and where to look", async () => {
+    const { report, states } = doctor([
+      record('web', { transport: 'http', command: undefined, url: 'http://127.0.0.1:9/mcp' }),
+    ]);
+    for (let i = 0; i < 3; i++) {
+      states.connected('web');
+      states.disconnected('web', true, false);
+    }
+    expect((await report()).findings).toEqual([
+      expect.objectContaining({
+        code: 'SERVER_FAILING',
+        message: 'web keeps dropping the connection: Upstream "web" dropped the connection',
+        fix: 'check that it is up and its URL (coffer mcp show web); then retry: coffer mcp test web',
+      }),
+    ]);
+  });
+
   it("shows a server's last start and how long it took", async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const states = new ServerStates({ now: () => new Date(now) });

@@ -28,13 +28,17 @@ describe('crash loops', () => {
   it('backs off reconnects after repeated crashes, and a good list clears it', () => {
     const clock = clockAt(0);
     const states = new ServerStates(clock);
+    const crash = () => {
+      states.connected('flaky');
+      states.disconnected('flaky', true);
+    };
     expect(states.backoffMs('flaky')).toBe(0);
-    states.disconnected('flaky', true);
+    crash();
     expect(states.backoffMs('flaky')).toBe(0);
-    states.disconnected('flaky', true);
-    states.disconnected('flaky', true);
+    crash();
+    crash();
     expect(states.backoffMs('flaky')).toBe(500);
-    for (let i = 0; i < 10; i++) states.disconnected('flaky', true);
+    for (let i = 0; i < 10; i++) crash();
     expect(states.backoffMs('flaky')).toBe(5_000);
     states.listed('flaky', 'tool', 3);
     expect(states.backoffMs('flaky')).toBe(0);
@@ -48,5 +52,25 @@ describe('crash loops', () => {
       states.disconnected('calm', false);
     }
     expect(states.status('calm')).toMatchObject({ state: 'idle', last_error: null });
+  });
+
+  it("counts one crash when a server's end closes every session's connection at once", () => {
+    const states = new ServerStates(clockAt(0));
+    for (let i = 0; i < 4; i++) states.connected('remote');
+    for (let i = 0; i < 4; i++) states.disconnected('remote', true, false);
+    expect(states.status('remote')).toMatchObject({
+      state: 'idle',
+      last_error: {
+        message: 'Upstream "remote" dropped the connection',
+        hint: 'check that it is up and its URL: coffer mcp test remote',
+      },
+    });
+    expect(states.backoffMs('remote')).toBe(0);
+    // Served again, then down again: that is a second crash.
+    states.connected('remote');
+    states.disconnected('remote', true, false);
+    states.connected('remote');
+    states.disconnected('remote', true, false);
+    expect(states.status('remote').state).toBe('crash-loop');
   });
 });

@@ -51,6 +51,20 @@ describe('fromSdkError', () => {
     expect(worded.message).toContain('token expired (the server answered "invalid_token")');
   });
 
+  it("points a remote server's failure at the server, not at a log Coffer does not keep", () => {
+    const remote = { ...context, local: false };
+    for (const error of [
+      fromSdkError(new Error('boom'), remote),
+      fromSdkError(new Error('x'), { ...remote, closed: true }),
+    ] as CofferError[]) {
+      expect(error.hint).toBe(
+        'check that it is up and its URL: `coffer mcp test remote`, `coffer mcp show remote`',
+      );
+    }
+    const local = fromSdkError(new Error('boom'), context) as CofferError;
+    expect(local.hint).toContain('coffer logs --upstream remote');
+  });
+
   it('never leaves a message empty', () => {
     const error = fromSdkError(new Error(''), context) as CofferError;
     expect(error.message).toBe('Upstream "remote" failed: Error');
