@@ -1,3 +1,4 @@
+import { movedSecretsNote } from './moved-secrets.js';
 import type { CapabilityPreference, CapabilityType } from './capability.js';
 import type { SecretRef } from './ports/secret-store-port.js';
 import {
@@ -36,6 +37,8 @@ export interface ServerChange {
   readonly fields: readonly (keyof ServerDefinition)[];
   readonly capabilities: readonly CapabilitySwitch[];
   readonly policies: readonly PolicyChange[];
+  /** What the user should know before it is applied (moved-secrets.ts). */
+  readonly notes: readonly string[];
 }
 
 export interface MissingSecret {
@@ -176,10 +179,13 @@ export function planConfigImport(input: PlanInput): ConfigImportPlan {
     );
     const server = definition.name;
     if (existing === undefined)
-      return { server, action: 'add', fields: [], capabilities, policies };
+      return { server, action: 'add', fields: [], capabilities, policies, notes: [] };
     const fields = changedFields(existing, definition);
     const same = fields.length === 0 && capabilities.length === 0 && policies.length === 0;
-    return { server, action: same ? 'unchanged' : 'update', fields, capabilities, policies };
+    const moved = movedSecretsNote(existing, definition);
+    const notes = moved === undefined ? [] : [moved];
+    const action = same ? 'unchanged' : 'update';
+    return { server, action, fields, capabilities, policies, notes };
   });
   const named = new Set(input.definitions.map((definition) => definition.name));
   return {

@@ -1,3 +1,4 @@
+import { movedSecretsNote } from '../../domain/moved-secrets.js';
 import type { Command } from 'commander';
 import { launchFolder, processFolder } from '../../agents/launch-folder.js';
 import type { SecretRef } from '../../domain/ports.js';
@@ -74,6 +75,8 @@ async function edit(context: CliContext, name: string, command: string[], flags:
     deletedLine(stored.filter((ref) => namedBy(current, ref) && !namedBy(server, ref))),
   );
   context.stdout.write(signInNote(current, server));
+  const moved = movedSecretsNote(current, server);
+  if (moved !== undefined) context.stdout.write(`  ${moved}\n`);
   await warnStartProblems(context, api, [server.name]);
 }
 

@@ -28,6 +28,7 @@ function changeLines(change: ServerChange, colors: Colors): string[] {
       (item) => `    ${item.type} ${item.key}: ${item.enabled ? 'enabled' : 'disabled'}`,
     ),
     ...change.policies.map(policyLine),
+    ...change.notes.map((note) => colors.yellow(`    note: ${note}`)),
   ];
 }
 

@@ -132,4 +132,17 @@ describe('coffer mcp edit', () => {
     expect(oneErrorLine(result)).toMatch(message);
     expect(await shown('fx')).toEqual(before);
   });
+
+  it("says when a new URL sends the server's stored secret headers to another origin", async () => {
+    const header = 'Authorization: Bearer tok-e2e-moved-7c1d9a';
+    await ok('mcp', 'add', 'keyed', '--url', 'http://127.0.0.1:9/a/mcp', '-H', header);
+    expect((await shown('keyed')).secret_headers).toEqual(['Authorization']);
+    const samePlace = await ok('mcp', 'edit', 'keyed', '--url', 'http://127.0.0.1:9/b/mcp');
+    expect(samePlace).not.toContain('secret headers');
+    const moved = await ok('mcp', 'edit', 'keyed', '--url', 'http://127.0.0.1:10/mcp');
+    expect(moved).toContain(
+      '\n  its secret headers (Authorization) now go to http://127.0.0.1:10, not http://127.0.0.1:9: if that is not the same service, remove them (coffer mcp edit keyed --unset-header Authorization)\n',
+    );
+    await ok('mcp', 'remove', 'keyed');
+  });
 });

@@ -242,8 +242,9 @@ describe('planning an import', () => {
           { tool: null, policy: 'deny', was: 'ask' },
           { tool: 'rm', policy: 'ask', was: null },
         ],
+        notes: [],
       },
-      { server: 'github', action: 'add', fields: [], capabilities: [], policies: [] },
+      { server: 'github', action: 'add', fields: [], capabilities: [], policies: [], notes: [] },
     ]);
     expect(plan.missing_secrets).toEqual([
       {
@@ -291,6 +292,7 @@ describe('planning an import', () => {
         { tool: null, policy: 'deny', was: 'allow' },
         { tool: 'rm', policy: 'ask', was: 'allow' },
       ],
+      notes: [],
     });
   });
 
@@ -330,8 +332,44 @@ describe('planning an import', () => {
         fields: [],
         capabilities: [],
         policies: [{ tool: 'rm', policy: 'deny', was: null }],
+        notes: [],
       },
-      { server: 'old', action: 'unchanged', fields: [], capabilities: [], policies: [] },
+      { server: 'old', action: 'unchanged', fields: [], capabilities: [], policies: [], notes: [] },
     ]);
+  });
+
+  it("says when a new URL sends a server's stored secret headers to another origin", () => {
+    const moved = parseConfigFile({
+      coffer_config: 1,
+      servers: {
+        pkey: {
+          transport: 'http',
+          url: 'http://127.0.0.1:8674/mcp',
+          secret_headers: ['X-Api-Key'],
+        },
+      },
+    });
+    const before = record('pkey', {
+      transport: 'http',
+      command: undefined,
+      args: [],
+      url: 'http://127.0.0.1:8673/key/mcp',
+      env: {},
+      secret_headers: ['X-Api-Key'],
+    });
+    const plan = planConfigImport({
+      ...moved,
+      current: [before],
+      preferences: new Map(),
+      currentPolicies: new Map(),
+      secrets: [],
+    });
+    expect(plan.changes[0]).toMatchObject({
+      action: 'update',
+      fields: ['url'],
+      notes: [
+        expect.stringContaining('its secret headers (X-Api-Key) now go to http://127.0.0.1:8674'),
+      ],
+    });
   });
 });
