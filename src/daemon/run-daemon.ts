@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, openSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, realpathSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { CofferPaths } from '../config/home.js';
 import { ensurePrivateDir } from '../config/private-files.js';
@@ -200,6 +200,7 @@ async function startDaemon(
     started_at: startedAt.toISOString(),
     binary_path: options.binaryPath ?? defaultBinaryPath(),
     ...(socket === undefined ? {} : { socket: socket.path }),
+    home: realpathSync(paths.home),
   };
   const info = daemonInfoFromRecord(record);
 

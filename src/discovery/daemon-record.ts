@@ -27,6 +27,12 @@ export interface DaemonRecord {
    * (src/config/socket-path.ts). Optional: older daemons do not write it.
    */
   readonly socket?: string;
+  /**
+   * The home this daemon serves, resolved (symbolic links followed). A home copied with its
+   * daemon.json names the original's daemon: without this, its CLI and shims would manage
+   * and use that one. Optional: older daemons do not write it.
+   */
+  readonly home?: string;
 }
 
 /** A daemon that was found serving, as clients use it. */
@@ -85,9 +91,11 @@ export function parseDaemonRecord(text: string): DaemonRecordParse {
     return { ok: false, reason: '"started_at" is not an ISO 8601 date' };
   }
   if (typeof binaryPath !== 'string') return { ok: false, reason: '"binary_path" is not a string' };
-  const { socket } = fields;
+  const { socket, home } = fields;
   if (socket !== undefined && typeof socket !== 'string')
     return { ok: false, reason: '"socket" is not a string' };
+  if (home !== undefined && typeof home !== 'string')
+    return { ok: false, reason: '"home" is not a string' };
   return {
     ok: true,
     record: {
@@ -98,6 +106,7 @@ export function parseDaemonRecord(text: string): DaemonRecordParse {
       started_at: startedAt,
       binary_path: binaryPath,
       ...(socket === undefined ? {} : { socket }),
+      ...(home === undefined ? {} : { home }),
     },
   };
 }
@@ -111,6 +120,7 @@ export function serializeDaemonRecord(record: DaemonRecord): string {
     started_at: record.started_at,
     binary_path: record.binary_path,
     ...(record.socket === undefined ? {} : { socket: record.socket }),
+    ...(record.home === undefined ? {} : { home: record.home }),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import type { CofferPaths } from '../config/home.js';
@@ -22,6 +22,8 @@ export type DaemonState =
   | { readonly state: 'invalid'; readonly reason: string }
   | { readonly state: 'dead'; readonly record: DaemonRecord }
   | { readonly state: 'foreign'; readonly record: DaemonRecord }
+  /** daemon.json names the daemon of another home: this one was copied from it. */
+  | { readonly state: 'elsewhere'; readonly record: DaemonRecord }
   | { readonly state: 'unreachable'; readonly record: DaemonRecord }
   | { readonly state: 'running'; readonly record: DaemonRecord; readonly info: DaemonInfo };
 
@@ -60,6 +62,15 @@ function readDaemonFile(path: string): string | undefined {
   }
 }
 
+/** The two paths name one folder; a path that cannot be resolved names none. */
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
 /** Reads daemon.json and runs the discovery checks, without side effects. */
 export async function inspectDaemon(
   paths: CofferPaths,
@@ -70,6 +81,8 @@ export async function inspectDaemon(
   const parsed = parseDaemonRecord(text);
   if (!parsed.ok) return { state: 'invalid', reason: parsed.reason };
   const { record } = parsed;
+  if (record.home !== undefined && !sameFolder(record.home, paths.home))
+    return { state: 'elsewhere', record };
   if (!isProcessAlive(record.pid)) return { state: 'dead', record };
   if (!isCofferDaemonProcess(record.pid)) return { state: 'foreign', record };
   if (!(await canConnect(record.port, options.connectTimeoutMs))) {

@@ -59,6 +59,8 @@ function notRunningReason(state: DaemonState): string {
       return `not running (pid ${state.record.pid} in daemon.json has exited)`;
     case 'foreign':
       return `not running (pid ${state.record.pid} in daemon.json is another program)`;
+    case 'elsewhere':
+      return `not running (daemon.json names the daemon of ${state.record.home ?? 'another home'}: this home was copied from it)`;
     case 'unreachable':
       return `not reachable (pid ${state.record.pid} does not accept connections on port ${state.record.port})`;
     case 'running':

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cofferPaths } from '../../../src/config/home.js';
@@ -128,6 +128,28 @@ describe('findDaemon / ensureDaemon', () => {
     } finally {
       await new Promise((resolveClose) => listener.close(resolveClose));
     }
+  });
+
+  it("a home copied with its daemon.json → spawns its own daemon, and leaves the original's alone", async () => {
+    const original = await setup();
+    const first = await original.ensure();
+    expect(readDaemonJson(original.home)).toMatchObject({ home: realpathSync(original.home) });
+    const copy = await setup();
+    writeFileSync(
+      join(copy.home, 'daemon.json'),
+      readFileSync(join(original.home, 'daemon.json')),
+      {
+        mode: 0o600,
+      },
+    );
+    expect(await inspectDaemon(copy.paths)).toMatchObject({ state: 'elsewhere' });
+    expect(await findDaemon(copy.paths)).toBeUndefined();
+
+    const own = await copy.ensure();
+    expect(own.spawned).toBe(true);
+    expect(own.pid).not.toBe(first.pid);
+    expect(isProcessAlive(first.pid)).toBe(true);
+    expect(await findDaemon(original.paths)).toMatchObject({ pid: first.pid });
   });
 
   it('coffer-daemon pid whose port refuses TCP → spawns', async () => {

@@ -37,6 +37,15 @@ describe('daemon.json format', () => {
     expect(reasonOf(JSON.stringify({ ...valid, socket: 7 }))).toBe('"socket" is not a string');
   });
 
+  it('keeps the optional home field, and refuses one that is not a string', () => {
+    const withHome = { ...valid, home: '/home/ada/.coffer' };
+    expect(parseDaemonRecord(serializeDaemonRecord(withHome))).toEqual({
+      ok: true,
+      record: withHome,
+    });
+    expect(reasonOf(JSON.stringify({ ...valid, home: 1 }))).toBe('"home" is not a string');
+  });
+
   it('tolerates (and drops) unknown fields', () => {
     const parsed = parseDaemonRecord(JSON.stringify({ ...valid, future: { x: 1 }, ui_port: 3 }));
     expect(parsed).toEqual({ ok: true, record: valid });
