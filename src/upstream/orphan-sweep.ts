@@ -1,6 +1,11 @@
 import type { UpstreamProcessRepository } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
-import { processCommandLine, processStartTime, terminateGroup } from './process-group.js';
+import {
+  groupAlive,
+  processCommandLine,
+  processStartTime,
+  terminateGroup,
+} from './process-group.js';
 
 /**
  * At daemon start, ends the upstream process groups a previous daemon left behind
@@ -21,7 +26,11 @@ export async function sweepOrphans(
       started !== undefined &&
       started === record.start_time &&
       sameCommand(commandLine, record.command_line);
-    if (same) {
+    // The leader is gone but its group is not: what it started lives on. A process group's
+    // id is never given to another process while the group lives (POSIX), so the group is
+    // still the one Coffer started, and its leader's identity is no longer needed.
+    const leftInGroup = started === undefined && groupAlive(record.pid);
+    if (same || leftInGroup) {
       await terminateGroup(record.pid, graceMs);
       killed.push(record.pid);
       logger.info({ pid: record.pid, server: record.server }, 'ended orphaned upstream process');

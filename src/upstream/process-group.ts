@@ -34,7 +34,8 @@ export async function terminateGroup(pid: number, graceMs: number): Promise<void
 
 /**
  * When the process started, as the OS reports it: with the pid, an identity a recycled
- * pid cannot fake. undefined when the process is gone.
+ * pid cannot fake. undefined when the process is gone, or has exited and awaits a parent
+ * that no longer reaps (a zombie: its command line is empty, and it runs nothing).
  */
 export function processStartTime(pid: number): string | undefined {
   if (process.platform === 'linux') {
@@ -42,6 +43,7 @@ export function processStartTime(pid: number): string | undefined {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // Field 2 (comm) may contain spaces and parentheses: count fields after the last ')'.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z') return undefined;
       return fields[19];
     } catch {
       return undefined;

@@ -104,6 +104,31 @@ describe.runIf(process.platform === 'linux')('upstream processes', () => {
       decoy.kill('SIGKILL');
     }
   });
+
+  it('after a SIGKILLed daemon, the next start ends what an upstream left in its group when it exited', async () => {
+    daemon = await startDaemon();
+    const marker = `left-${randomUUID()}`;
+    // The server starts a helper and becomes the fixture (exec): when the fixture sees its
+    // stdin close and exits, the group's leader is gone and the helper lives on in it.
+    const helper = `"${process.execPath}" -e "setTimeout(() => {}, 300000)" ${marker}-helper`;
+    const server = `exec "${process.execPath}" "${fixture}" --name ${marker}-server`;
+    await daemon.api('POST', '/servers', {
+      name: 'launcher',
+      transport: 'stdio',
+      command: 'sh',
+      args: ['-c', `${helper} & ${server}`],
+    });
+    const client = await daemon.client();
+    await client.callTool({ name: 'launcher__echo', arguments: {} });
+    expect(pidsWith(`${marker}-helper`)).toHaveLength(1);
+    const home = daemon.home;
+    process.kill(daemon.pid, 'SIGKILL');
+    await eventually(() => expect(isAlive(daemon!.pid)).toBe(false));
+    // Exited, though perhaps not reaped: a parent gone, its exit may stay a zombie.
+    await eventually(() => expect(pidsWith(`${marker}-server`)).toEqual([]));
+    daemon = await startDaemon({}, home);
+    await eventually(() => expect(pidsWith(`${marker}-helper`)).toEqual([]));
+  });
 });
 
 /** Records a live pid with a start time that is not its own: the sweep must spare it. */
