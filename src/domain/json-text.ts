@@ -25,7 +25,8 @@ export const MAX_JSON_DEPTH = 100;
 export type JsonTextProblem = 'encoding' | 'syntax' | 'depth' | 'proto-key';
 
 export type JsonTextResult =
-  | { readonly ok: true; readonly value: unknown }
+  /** `text` is the decoded input, for a relay that passes the message on as it came. */
+  | { readonly ok: true; readonly value: unknown; readonly text: string }
   | { readonly ok: false; readonly problem: JsonTextProblem; readonly message: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -49,7 +50,7 @@ export function decodeJsonText(bytes: Uint8Array, subject = 'The request body'):
   } catch (error) {
     return failure('syntax', syntaxMessage(error, subject));
   }
-  return checkStructure(value, subject);
+  return checkStructure(value, text, subject);
 }
 
 function failure(problem: JsonTextProblem, message: string): JsonTextResult {
@@ -92,7 +93,7 @@ function nestsTooDeep(text: string): boolean {
 }
 
 /** One iterative walk (no recursion, whatever the input). */
-function checkStructure(root: unknown, subject: string): JsonTextResult {
+function checkStructure(root: unknown, text: string, subject: string): JsonTextResult {
   const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 0 }];
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
@@ -106,5 +107,5 @@ function checkStructure(root: unknown, subject: string): JsonTextResult {
       return failure('proto-key', `${subject} contains a "__proto__" key, which is refused`);
     for (const item of Object.values(value)) stack.push({ value: item, depth: depth + 1 });
   }
-  return { ok: true, value: root };
+  return { ok: true, value: root, text };
 }

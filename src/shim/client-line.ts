@@ -1,5 +1,7 @@
+import { MAX_JSON_DEPTH, decodeJsonText, type JsonTextProblem } from '../domain/json-text.js';
 import {
   SHIM_ERROR_CODE,
+  invalidInput,
   isJsonObject,
   isJsonRpcId,
   kindOf,
@@ -10,9 +12,11 @@ import {
 
 /**
  * One line of the client's stdin, read into the messages to relay and the errors the
- * shim answers itself: not JSON, not a JSON-RPC message, or past the daemon's limit
- * (answered here, under the request's own id). A batch from an old client (batches left
- * MCP in 2025-06-18) becomes its messages, relayed one by one.
+ * shim answers itself: not JSON, refused as the daemon refuses a line (not UTF-8, nested
+ * too deep, a `__proto__` key: decodeJsonText, so both edges agree), not a JSON-RPC
+ * message, or past the daemon's limit (answered here, under the request's own id). A
+ * batch from an old client (batches left MCP in 2025-06-18) becomes its messages,
+ * relayed one by one.
  *
  * Only a request's id is echoed: any other message's id is one the daemon chose, and the
  * same number may name one of the client's own requests. An answer too large to relay
@@ -26,22 +30,38 @@ export type ClientItem =
 /** The daemon's limit for one line (as /mcp's for one body). */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
-export function readClientLine(line: string): ClientItem[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    return [refused(null, SHIM_ERROR_CODE.parseError, 'Parse error')];
+export function readClientLine(line: Uint8Array): ClientItem[] {
+  const decoded = decodeJsonText(line, 'The message');
+  if (!decoded.ok) return [undecodable(decoded.problem, decoded.message)];
+  const parsed = decoded.value;
+  if (line.byteLength > MAX_MESSAGE_BYTES) {
+    const message = `Message too large: ${line.byteLength} bytes, the limit is ${MAX_MESSAGE_BYTES}`;
+    return [tooLarge(parsed, message)];
   }
-  // UTF-8 takes at most 3 bytes per UTF-16 unit: most lines need no byte count.
-  if (line.length * 3 > MAX_MESSAGE_BYTES) {
-    const bytes = Buffer.byteLength(line);
-    const message = `Message too large: ${bytes} bytes, the limit is ${MAX_MESSAGE_BYTES}`;
-    if (bytes > MAX_MESSAGE_BYTES) return [tooLarge(parsed, message)];
-  }
-  if (!Array.isArray(parsed)) return [item(parsed, line)];
+  if (!Array.isArray(parsed)) return [item(parsed, decoded.text)];
   if (parsed.length === 0) return [invalid(null)];
+  // Safe to serialise again: decodeJsonText bounded the depth.
   return (parsed as unknown[]).map((each) => item(each, JSON.stringify(each)));
+}
+
+const DECODE_HINTS: Record<JsonTextProblem, string> = {
+  syntax: 'write one JSON-RPC message per line',
+  encoding: 'send messages as UTF-8',
+  depth: `nest a message at most ${MAX_JSON_DEPTH} levels deep`,
+  'proto-key': 'rename the "__proto__" key',
+};
+
+/** As the daemon's socket channel answers: a line it cannot read has no id to echo. */
+function undecodable(problem: JsonTextProblem, message: string): ClientItem {
+  const parse = problem === 'syntax' || problem === 'encoding';
+  const [code, label] = parse
+    ? [SHIM_ERROR_CODE.parseError, 'Parse error']
+    : [SHIM_ERROR_CODE.invalidRequest, 'Invalid Request'];
+  return {
+    ok: false,
+    id: null,
+    error: invalidInput(code, `${label}: ${message}`, DECODE_HINTS[problem]),
+  };
 }
 
 function item(message: unknown, raw: string): ClientItem {

@@ -55,6 +55,11 @@ export function errorResponse(id: JsonRpcId | null, error: RpcErrorBody): string
   return JSON.stringify({ jsonrpc: '2.0', id, error });
 }
 
+/** A line the shim refuses for what the client wrote: `hint` says what to write instead. */
+export function invalidInput(code: number, message: string, hint: string): RpcErrorBody {
+  return { code, message, data: { coffer_code: 'INVALID_INPUT', hint } };
+}
+
 /** The error a client gets when the daemon could not answer one of its requests. */
 export function daemonError(
   message: string,

@@ -70,8 +70,8 @@ export class Relay {
     this.reconnect(true);
   }
 
-  /** One line from the client's stdin. */
-  fromClient(line: string): void {
+  /** One line of the client's stdin, as its bytes: read as the daemon reads a line. */
+  fromClient(line: Uint8Array): void {
     for (const item of readClientLine(line)) {
       if (item.ok) this.accept(item.message, item.raw);
       else this.reply(item.id, item.error);

@@ -74,7 +74,7 @@ function writeLine(line: string | Buffer): void {
 function clientGone(relay: Relay, log: ShimLog): Promise<string> {
   return new Promise((resolve) => {
     const reader = new LineReader({
-      onLine: (line) => relay.fromClient(line),
+      onBytes: (line) => relay.fromClient(line),
       onOverflow: (bytes) => {
         log.warn('client message too large, dropped', { bytes });
         writeLine(

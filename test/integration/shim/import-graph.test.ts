@@ -42,5 +42,6 @@ it('loads only node built-ins eagerly, and proper-lockfile only to spawn a daemo
   expect(eager.filter((name) => !name.startsWith('node:'))).toEqual([]);
   expect(lazy.filter((name) => !name.startsWith('node:'))).toEqual(['proper-lockfile']);
   const files = new Set([...graph.files].map((entry) => entry.split('|')[0]!));
-  expect(files.size).toBeLessThan(25);
+  // Raised by one for domain/json-text.ts (no imports): the shim reads lines as the daemon does.
+  expect(files.size).toBeLessThan(26);
 });

@@ -28,7 +28,7 @@ describe('relay: one channel', () => {
       if (message.id === 'a-2') fake.writeRaw(answer);
       else send({ jsonrpc: '2.0', id: message.id, result: {} });
     };
-    relay.fromClient('{"jsonrpc":"2.0","id":"a-2","method":"tools/list"}');
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":"a-2","method":"tools/list"}'));
     await client.response('a-2');
     const at = client.lines.indexOf(answer);
     expect(at).toBeGreaterThan(-1);
@@ -43,7 +43,7 @@ describe('relay: one channel', () => {
     const line =
       '{"jsonrpc":"2.0","id":"a-1","method":"x/y","params":{"z":1,"a":[1.50,"é\\u2028"]}}';
     fake.handler = (_message, send) => send({ verbatim: true });
-    relay.fromClient(line);
+    relay.fromClient(Buffer.from(line));
     await until(fake, () => fake.rawLines.includes(line));
     fake.handler = () => undefined;
     fake.broadcast({ jsonrpc: '2.0', id: 'srv-1', method: 'sampling/createMessage', params: {} });
@@ -56,18 +56,20 @@ describe('relay: one channel', () => {
 
   it('answers bad JSON, invalid messages and oversized ones itself, and splits batches', async () => {
     const { relay, client } = relayFor(fake);
-    relay.fromClient('this is not json');
-    relay.fromClient('{"jsonrpc":"2.0","id":5,"method":7}');
-    relay.fromClient('[]');
+    relay.fromClient(Buffer.from('this is not json'));
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":5,"method":7}'));
+    relay.fromClient(Buffer.from('[]'));
     const huge = JSON.stringify({
       jsonrpc: '2.0',
       id: 'big',
       method: 'x',
       params: 'a'.repeat(5 * 1024 * 1024),
     });
-    relay.fromClient(huge);
+    relay.fromClient(Buffer.from(huge));
     relay.fromClient(
-      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]',
+      Buffer.from(
+        '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]',
+      ),
     );
     await client.response(2);
     expect(client.messages.find((m) => m.error?.code === -32700)?.id).toBeNull();
@@ -82,8 +84,8 @@ describe('relay: one channel', () => {
 
   it("echoes only a request's id: any other message's id may name one of the client's requests", async () => {
     const { relay, client } = relayFor(fake);
-    relay.fromClient('{"jsonrpc":"2.0","id":7}');
-    relay.fromClient('{"jsonrpc":"2.0","id":8,"method":"ping"}');
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":7}'));
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":8,"method":"ping"}'));
     await client.response(8);
     const refusal = client.messages.find((m) => m.error?.code === -32600);
     expect(refusal).toMatchObject({ id: null });
@@ -93,7 +95,9 @@ describe('relay: one channel', () => {
   it("turns an answer too large to relay into an error for the daemon, so the server's request ends", async () => {
     const { relay, client } = relayFor(fake);
     relay.fromClient(
-      JSON.stringify({ jsonrpc: '2.0', id: 3, result: { text: 'a'.repeat(5 * 1024 * 1024) } }),
+      Buffer.from(
+        JSON.stringify({ jsonrpc: '2.0', id: 3, result: { text: 'a'.repeat(5 * 1024 * 1024) } }),
+      ),
     );
     await until(fake, () => fake.rawLines.length === 1);
     const sent = JSON.parse(fake.rawLines[0] ?? '') as { id: unknown; error: { message: string } };

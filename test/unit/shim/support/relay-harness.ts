@@ -107,7 +107,7 @@ export function relayFor(
       hello: options.hello ?? {},
     },
   });
-  const send = (message: Message): void => relay.fromClient(JSON.stringify(message));
+  const send = (message: Message): void => relay.fromClient(Buffer.from(JSON.stringify(message)));
   return {
     relay,
     client,
