@@ -13,6 +13,11 @@ export class InFlight {
     return this.client.size;
   }
 
+  /** A client request with this id went out and awaits its answer. */
+  has(id: JsonRpcId): boolean {
+    return this.client.has(idKey(id));
+  }
+
   /** A client request went out on `generation`. */
   sent(id: JsonRpcId, generation: number): void {
     this.client.set(idKey(id), { id, generation });

@@ -6,12 +6,15 @@ import type { DaemonMessage } from './daemon-message.js';
 import {
   daemonError,
   errorResponse,
+  idKey,
+  invalidInput,
   isJsonObject,
   isJsonRpcId,
   kindOf,
   requestId,
   type JsonRpcId,
   type JsonRpcMessage,
+  SHIM_ERROR_CODE,
   type RpcErrorBody,
 } from './json-rpc.js';
 import type { ShimLog } from './shim-log.js';
@@ -101,6 +104,7 @@ export class Relay {
     const live = this.link.live;
     if (!this.worthSending(message, live)) return;
     const id = requestId(message);
+    if (id !== undefined && this.waitingFor(id)) return this.reply(id, idInUse(id));
     if (message['method'] === 'initialize' && id !== undefined) {
       this.initializeId = id;
       this.initializeParams = message['params'];
@@ -113,6 +117,19 @@ export class Relay {
       return;
     this.backlog.push({ message, raw });
     this.reconnect();
+  }
+
+  /**
+   * Answers are matched to requests by id alone: with two requests of one id out, the
+   * first answer would end both and the second be dropped, leaving the client waiting.
+   */
+  private waitingFor(id: JsonRpcId): boolean {
+    if (this.inFlight.has(id)) return true;
+    const key = idKey(id);
+    return this.backlog.some((queued) => {
+      const queuedId = requestId(queued.message);
+      return queuedId !== undefined && idKey(queuedId) === key;
+    });
   }
 
   private cancelled(params: unknown): void {
@@ -266,4 +283,12 @@ function unavailable(error: unknown): RpcErrorBody {
   return error instanceof CofferError
     ? daemonError(message, error.hint, error.code)
     : daemonError(message);
+}
+
+function idInUse(id: JsonRpcId): RpcErrorBody {
+  return invalidInput(
+    SHIM_ERROR_CODE.invalidRequest,
+    `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
+    'give each request an id of its own; reuse one only once its answer has come',
+  );
 }
