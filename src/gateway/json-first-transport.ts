@@ -146,6 +146,8 @@ export class JsonFirstTransport implements Transport {
     // As the SDK's HTTP transport does: the request's headers (its traceparent) go along.
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
     const ids = messages.filter(isRequest).map((m) => m.id);
+    const taken = ids.find((id) => this.exchanges.has(id));
+    if (taken !== undefined) return this.refuseTaken(res, taken);
     if (ids.length === 0) {
       res.writeHead(202).end();
       for (const message of messages) this.onmessage?.(message, extra);
@@ -215,6 +217,18 @@ export class JsonFirstTransport implements Transport {
         `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
       ];
     return undefined;
+  }
+
+  /**
+   * Answers go by id, so a second request under an id still in flight would take the
+   * first one's answer and leave the first POST open forever: it is refused at once,
+   * under its own id (the first request keeps its answer).
+   */
+  private refuseTaken(res: ServerResponse, id: RequestId): void {
+    const message = `Invalid Request: the id ${JSON.stringify(id)} is in use by a request in flight in this session; send this request with a new id`;
+    this.onerror?.(new Error(message));
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id }));
   }
 
   private refuse(res: ServerResponse, ...[status, code, message]: Problem): void {
