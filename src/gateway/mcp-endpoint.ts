@@ -8,6 +8,7 @@ import type { Gateway } from './gateway.js';
 import { readMcpJsonBody } from './json-body.js';
 import { classifyMessage, paramHeaderRejection, type EraRejection } from './era-classification.js';
 import { JsonFirstTransport } from './json-first-transport.js';
+import { messageProblem } from './json-rpc-shape.js';
 import { serveModernPost } from './modern-exchange.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { Session, SessionScope, TransportFactory } from './session.js';
@@ -83,6 +84,10 @@ async function handlePost(
   const era = classifyMessage(body, standardHeadersOf(req));
   if (era.era === 'rejected') return sendRejection(res, era, body);
   if (era.era === 'modern') {
+    // The era is read from params alone; the envelope is checked here as the session
+    // transport checks it on the 2025 path, before anything is routed.
+    const problem = messageProblem(era.message);
+    if (problem !== undefined) return sendRpcError(res, 400, -32600, `Invalid Request: ${problem}`);
     const mode = requestedToolsMode(req, scope);
     if (mode instanceof CofferError)
       return sendRpcError(res, 400, -32602, mode.message, undefined, requestId(body));
