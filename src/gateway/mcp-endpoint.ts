@@ -8,8 +8,9 @@ import type { Gateway } from './gateway.js';
 import { readMcpJsonBody } from './json-body.js';
 import { classifyMessage, paramHeaderRejection, type EraRejection } from './era-classification.js';
 import { JsonFirstTransport } from './json-first-transport.js';
-import { messageProblem } from './json-rpc-shape.js';
+import { messageProblem, requestIdOf } from './json-rpc-shape.js';
 import { serveModernPost } from './modern-exchange.js';
+import { serverRefusal, type ServerRefusal } from './endpoint-server.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { Session, SessionScope, TransportFactory } from './session.js';
 import { paramHeadersOf, standardHeadersOf } from './standard-headers.js';
@@ -83,6 +84,11 @@ async function handlePost(
   // The body decides the era (a proxy dropping a header must not change it).
   const era = classifyMessage(body, standardHeadersOf(req));
   if (era.era === 'rejected') return sendRejection(res, era, body);
+  // A session belongs to its server: only a new one (or a request of no session) asks.
+  if (scope.kind === 'single' && (era.era === 'modern' || sessionId === undefined)) {
+    const refused = await serverRefusal(gateway.context, scope.server);
+    if (refused !== undefined) return sendRefusal(res, refused, body);
+  }
   if (era.era === 'modern') {
     // The era is read from params alone; the envelope is checked here as the session
     // transport checks it on the 2025 path, before anything is routed.
@@ -161,6 +167,11 @@ async function paramHeadersRefused(
   if (typeof name !== 'string') return undefined;
   const inputSchema = await service.toolInputSchema(name);
   return paramHeaderRejection(message.params, inputSchema, paramHeadersOf(req));
+}
+
+function sendRefusal(res: ServerResponse, refused: ServerRefusal, body: unknown): void {
+  const { code, message, data } = toJsonRpcError(refused.error);
+  sendRpcError(res, refused.status, code, message, data, requestIdOf(body));
 }
 
 function sendRejection(res: ServerResponse, rejection: EraRejection, body: unknown): void {
