@@ -32,7 +32,7 @@ import {
   tasksHandlers,
   withoutTaskOnlyTools,
 } from './handlers/tasks.js';
-import { toolsCallHandler } from './handlers/tools-call.js';
+import { objectArguments, toolsCallHandler } from './handlers/tools-call.js';
 import type { SessionSubscriptions } from '../session-subscriptions.js';
 import { methodTable, type MethodTable, type RequestHandler } from './method-table.js';
 
@@ -182,7 +182,10 @@ function relayedMethods(
 ): (readonly [string, RequestHandler])[] {
   return [
     ...listHandlers(parts.lists, parts.catalog),
-    ['tools/call', wrapCall(toolsCallHandler(parts.relay, parts.builtins, parts.results))],
+    [
+      'tools/call',
+      objectArguments(wrapCall(toolsCallHandler(parts.relay, parts.builtins, parts.results))),
+    ],
     ...targetedHandlers(parts.relay, parts.results),
     ['completion/complete', completeHandler(parts.relay)],
     ['skills/list', skillsListHandler(parts.skills)],
