@@ -7,6 +7,7 @@ import { parseToolsMode, type ToolsMode } from '../domain/tools-mode.js';
 import type { Gateway } from './gateway.js';
 import { readMcpJsonBody } from './json-body.js';
 import { classifyMessage, paramHeaderRejection, type EraRejection } from './era-classification.js';
+import { initializeProblem } from './initialize-problem.js';
 import { JsonFirstTransport } from './json-first-transport.js';
 import { messageProblem, requestIdOf } from './json-rpc-shape.js';
 import { serveModernPost } from './modern-exchange.js';
@@ -107,7 +108,11 @@ async function handlePost(
     if (session === undefined) return sendRpcError(res, 404, -32000, sessionProblem(sessionId));
     return session.handle(req, res, body);
   }
-  if (!isInitializeRequest(body)) return sendRpcError(res, 400, -32000, sessionProblem(undefined));
+  if (!isInitializeRequest(body)) {
+    const problem = initializeProblem(body);
+    if (problem === undefined) return sendRpcError(res, 400, -32000, sessionProblem(undefined));
+    return sendRpcError(res, 400, problem.code, problem.message, undefined, problem.id);
+  }
   const capabilities = (body.params.capabilities ?? {}) as JsonObject;
   const mode = requestedToolsMode(req, scope);
   if (mode instanceof CofferError)
