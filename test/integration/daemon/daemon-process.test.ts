@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/discovery/process-check.js';
@@ -41,11 +41,12 @@ function get(port: number, path: string, headers: Record<string, string> = {}) {
 }
 
 describe('coffer daemon (foreground)', () => {
-  it('writes daemon.json (0600, seven fields) in a 0700 home and serves on 127.0.0.1', async () => {
+  it('writes daemon.json (0600, eight fields) in a 0700 home and serves on 127.0.0.1', async () => {
     const { home, block, child, record, port } = await startForeground();
     expect(Object.keys(record).sort()).toEqual(
-      ['binary_path', 'pid', 'port', 'socket', 'started_at', 'token', 'version'].sort(),
+      ['binary_path', 'home', 'pid', 'port', 'socket', 'started_at', 'token', 'version'].sort(),
     );
+    expect(record['home']).toBe(realpathSync(home));
     expect(record['version']).toBe(1);
     expect(record['pid']).toBe(child.pid);
     expect(port).toBe(block.first);
