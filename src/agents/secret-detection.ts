@@ -40,11 +40,14 @@ export function isSecret(name: string, value: string, marked: ReadonlySet<string
 }
 
 /**
- * `${VAR}`, `${env:VAR}`, `${input:id}`, or a whole value `$VAR`: text the agent expands
- * and Coffer cannot. (A `$` inside other text, as in a password, is not a placeholder.)
+ * `${VAR}`, `${env:VAR}`, `${input:id}`, or a whole value `$VAR`, maybe after a scheme
+ * (`Bearer $GITHUB_PAT`, as Gemini CLI headers have it): text the agent expands and Coffer
+ * cannot. (A `$` inside other text, as in a password, is not a placeholder.)
  */
+const BARE_REFERENCE = /^([A-Za-z][A-Za-z0-9_-]*\s+)?\$[A-Za-z_][A-Za-z0-9_]*$/;
+
 export function hasPlaceholder(value: string): boolean {
-  return /\$\{[^}]+\}/.test(value) || /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(value.trim());
+  return /\$\{[^}]+\}/.test(value) || BARE_REFERENCE.test(value.trim());
 }
 
 /** Fill-ins a README's example leaves for the reader (after an optional `Bearer `). */

@@ -47,6 +47,10 @@ describe('secret detection', () => {
     expect(hasPlaceholder('Bearer ${env:TOKEN}')).toBe(true);
     expect(hasPlaceholder('$TOKEN')).toBe(true);
     expect(hasPlaceholder('pa$$word')).toBe(false);
+    // Gemini CLI's header style: a scheme, then a bare reference.
+    expect(hasPlaceholder('Bearer $GITHUB_PAT')).toBe(true);
+    expect(hasPlaceholder('token $GH_TOKEN')).toBe(true);
+    expect(hasPlaceholder('my pa$word')).toBe(false);
   });
 });
 
@@ -119,6 +123,26 @@ describe('secrets the agent fills in itself', () => {
       secret_headers: ['Authorization'],
     });
     expect(remote?.secrets).toEqual([]);
+  });
+});
+
+describe('a scheme before a bare reference (Gemini CLI headers)', () => {
+  it('is filled in by the agent, not stored as the token', () => {
+    const [item] = planImport(
+      cursor,
+      {
+        github: {
+          url: 'https://api.githubcopilot.example/mcp',
+          headers: { Authorization: 'Bearer $GITHUB_PAT' },
+        },
+      },
+      { known: none },
+    );
+    expect(item?.definition).toMatchObject({ headers: {}, secret_headers: ['Authorization'] });
+    expect(item?.secrets).toEqual([]);
+    expect(item?.notes).toEqual([
+      'header Authorization is filled in by the agent ("Bearer $GITHUB_PAT"), which Coffer cannot do: nothing is stored; set it before use',
+    ]);
   });
 });
 
