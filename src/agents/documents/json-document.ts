@@ -64,7 +64,21 @@ function valueAt(root: unknown, key: readonly string[]): unknown {
   return node;
 }
 
+/** Windows editors save one; the agents read past it, and uninstall must give it back. */
+const BOM = '\uFEFF';
+
+function keepingBom(inner: ConfigDocument): ConfigDocument {
+  return {
+    format: inner.format,
+    text: `${BOM}${inner.text}`,
+    servers: (key) => inner.servers(key),
+    withServer: (key, name, value) => keepingBom(inner.withServer(key, name, value)),
+    withoutServer: (key, name) => keepingBom(inner.withoutServer(key, name)),
+  };
+}
+
 export function jsonDocument(text: string, flavour: JsonFlavour): ConfigDocument {
+  if (text.startsWith(BOM)) return keepingBom(jsonDocument(text.slice(BOM.length), flavour));
   const root = parseJson(text, flavour);
   if (root !== undefined && !isObject(root)) {
     throw new JsonSyntaxError({ line: 1, column: 1, message: 'the file is not a JSON object' });

@@ -51,6 +51,22 @@ describe('JSON and JSONC documents', () => {
     expect(first.servers(key)).toEqual({ b: { command: 'y' } });
   });
 
+  it('reads past a byte order mark and keeps it in what it writes', () => {
+    const text = '\uFEFF{\n  "mcpServers": {\n    "a": { "command": "x" }\n  }\n}\n';
+    for (const flavour of ['json', 'jsonc'] as const) {
+      const document = documentFromText(text, flavour);
+      expect(document.text).toBe(text);
+      expect(document.servers(key)).toEqual({ a: { command: 'x' } });
+      const added = document.withServer(key, 'c', entry);
+      expect(added.text.startsWith('\uFEFF{')).toBe(true);
+      const plain = documentFromText(text.slice(1), flavour).withServer(key, 'c', entry);
+      expect(added.text).toBe(`\uFEFF${plain.text}`);
+      expect(added.withoutServer(key, 'c').text).toBe(
+        `\uFEFF${plain.withoutServer(key, 'c').text}`,
+      );
+    }
+  });
+
   it('finds the line of a syntax error, and comments are errors in strict JSON only', () => {
     const problem = (text: string, flavour: 'json' | 'jsonc') => {
       try {

@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  agentCatalog,
+  agentStatus,
+  applyInstall,
+  applyUninstall,
+  chooseLocation,
+  findAgent,
+  planInstall,
+  planUninstall,
+  requireConfig,
+  type AgentDefinition,
+  type ConfigLocation,
+} from '../../../src/agents/index.js';
+import { agentSamples } from './agent-samples.js';
+import { fakeHome, type FakeHome } from './fake-home.js';
+
+/** Files as users' editors leave them, not as Coffer would write them. */
+
+const launch = { command: '/usr/bin/node', args: ['/srv/coffer/bin/coffer.js', 'shim'] };
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function planFor(agent: AgentDefinition, location: ConfigLocation) {
+  const { document, exists } = requireConfig(location);
+  return planInstall({
+    agent,
+    location,
+    document,
+    exists,
+    launch,
+    replace: false,
+    imports: [],
+  });
+}
+
+let home: FakeHome;
+beforeEach(() => {
+  home = fakeHome('linux');
+});
+afterEach(() => home.cleanup());
+
+const someHome = { platform: 'linux' as const, homeDir: '/h', env: {}, cwd: '/p' };
+const jsonAgents = agentCatalog
+  .filter((agent) => agent.locations(someHome)[0]?.format !== 'toml')
+  .map((agent) => agent.id);
+
+describe.each(jsonAgents)('%s file with a byte order mark', (id) => {
+  it('is read, installed into, and given back byte for byte', () => {
+    const agent = findAgent(id);
+    const location = chooseLocation(agent, home.context, 'user');
+    const original = `\uFEFF${agentSamples[id]!.text}`;
+    write(location.path, original);
+    const status = agentStatus(agent, home.context).locations.find(
+      (row) => row.location.path === location.path,
+    );
+    expect(status?.problem).toBeUndefined();
+    applyInstall(home.cofferHome, planFor(agent, location));
+    const installed = readFileSync(location.path, 'utf8');
+    expect(installed.startsWith('\uFEFF')).toBe(true);
+    expect(requireConfig(location).document.servers(location.serversKey)?.['coffer']).toEqual(
+      agent.shimEntry(launch),
+    );
+    applyUninstall(home.cofferHome, planUninstall(home.cofferHome, agent, location));
+    expect(readFileSync(location.path, 'utf8')).toBe(original);
+  });
+});
