@@ -1,7 +1,8 @@
 import { isAt, updateState, type InstallRecord } from './agent-state.js';
-import { createBackup, type BackupInfo } from './backups.js';
+import { writeBackedUp } from './backed-up-write.js';
+import type { BackupInfo } from './backups.js';
 import { COFFER_ENTRY, planChanges, type InstallPlan } from './install-plan.js';
-import { assertUnchangedSince, sha256, writeFileAtomic } from './safe-files.js';
+import { assertUnchangedSince, sha256 } from './safe-files.js';
 
 /**
  * Carries out an install plan: backup, atomic write, and a record of what changed so
@@ -45,18 +46,18 @@ export function applyInstall(cofferHome: string, plan: InstallPlan, now = new Da
   const { location } = plan;
   const before = plan.exists ? plan.before : undefined;
   assertUnchangedSince(location.path, before);
-  const backup = createBackup(
+  const backup = writeBackedUp(
     cofferHome,
     {
       agent: plan.agent.id,
       scope: location.scope,
       path: location.path,
       reason: 'install',
-      text: before,
+      before,
+      after: plan.after,
     },
     now,
   );
-  writeFileAtomic(location.path, plan.after);
   updateState(cofferHome, (state) => {
     const mine = (record: InstallRecord) =>
       record.agent === plan.agent.id && isAt(record, location);

@@ -1,7 +1,8 @@
 import { CofferError } from '../domain/errors.js';
-import { createBackup, listBackups, readBackup, type BackupInfo } from './backups.js';
+import { writeBackedUp } from './backed-up-write.js';
+import { listBackups, readBackup, type BackupInfo } from './backups.js';
 import { isAt, updateState, type InstallRecord } from './agent-state.js';
-import { readIfExists, removeFile, sha256, writeFileAtomic } from './safe-files.js';
+import { readIfExists, sha256 } from './safe-files.js';
 import type { AgentDefinition, Scope } from './types.js';
 
 /**
@@ -88,19 +89,18 @@ export function applyRestore(
 ): BackupInfo | undefined {
   if (plan.before === plan.after) return undefined;
   const { backup } = plan;
-  const safety = createBackup(
+  const safety = writeBackedUp(
     cofferHome,
     {
       agent: backup.agent,
       scope: backup.scope,
       path: backup.path,
       reason: 'restore',
-      text: plan.before,
+      before: plan.before,
+      after: plan.after,
     },
     now,
   );
-  if (plan.after === undefined) removeFile(backup.path);
-  else writeFileAtomic(backup.path, plan.after);
   if (plan.after !== undefined) reinstate(cofferHome, backup.path, sha256(plan.after));
   return safety;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { realTarget } from '../config/user-file.js';
 import { CofferError } from '../domain/errors.js';
 
@@ -33,5 +33,23 @@ export function assertUnchangedSince(path: string, expected: string | undefined)
   if (readIfExists(path) === expected) return;
   throw new CofferError('INVALID_INPUT', `${path} changed while Coffer was editing it`, {
     hint: 'run the command again; nothing was written',
+  });
+}
+
+/**
+ * Refuses a file the user made read-only: the atomic rename would replace it all the
+ * same. The mode bits decide, not access(): as root, access() says yes to anything.
+ */
+export function assertWritable(path: string): void {
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return; // No file yet: it is created, and a folder problem shows on the write.
+  }
+  if ((mode & 0o200) !== 0) return;
+  throw new CofferError('INVALID_INPUT', `${path} is read-only, so Coffer leaves it alone`, {
+    hint: `to let Coffer change it: chmod u+w ${path} (nothing was written)`,
+    data: { path },
   });
 }

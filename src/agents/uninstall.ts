@@ -5,17 +5,12 @@ import {
   updateState,
   type InstallRecord,
 } from './agent-state.js';
-import { createBackup, readBackup, type BackupInfo } from './backups.js';
+import { writeBackedUp } from './backed-up-write.js';
+import { readBackup, type BackupInfo } from './backups.js';
 import type { ConfigDocument } from './documents/config-document.js';
 import { documentFromText, requireConfig } from './documents/load-document.js';
 import { COFFER_ENTRY, isCofferEntry } from './install-plan.js';
-import {
-  assertUnchangedSince,
-  readIfExists,
-  removeFile,
-  sha256,
-  writeFileAtomic,
-} from './safe-files.js';
+import { assertUnchangedSince, readIfExists, sha256 } from './safe-files.js';
 import type { AgentDefinition, ConfigLocation } from './types.js';
 
 /**
@@ -120,19 +115,18 @@ export function applyUninstall(
   let backup: BackupInfo | undefined;
   if (uninstallChanges(plan)) {
     assertUnchangedSince(location.path, plan.before);
-    backup = createBackup(
+    backup = writeBackedUp(
       cofferHome,
       {
         agent: agent.id,
         scope: location.scope,
         path: location.path,
         reason: 'uninstall',
-        text: plan.before,
+        before: plan.before,
+        after: plan.after,
       },
       now,
     );
-    if (plan.after === undefined) removeFile(location.path);
-    else writeFileAtomic(location.path, plan.after);
   }
   updateState(cofferHome, (state) => {
     const mine = (record: InstallRecord) => record.agent === agent.id && isAt(record, location);

@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   agentCatalog,
@@ -14,6 +14,7 @@ import {
   type AgentDefinition,
   type ConfigLocation,
 } from '../../../src/agents/index.js';
+import { CofferError } from '../../../src/domain/errors.js';
 import { agentSamples } from './agent-samples.js';
 import { fakeHome, type FakeHome } from './fake-home.js';
 
@@ -68,5 +69,28 @@ describe.each(jsonAgents)('%s file with a byte order mark', (id) => {
     );
     applyUninstall(home.cofferHome, planUninstall(home.cofferHome, agent, location));
     expect(readFileSync(location.path, 'utf8')).toBe(original);
+  });
+});
+
+describe('a read-only agent file', () => {
+  it('is refused, with the fix, and neither written nor backed up', () => {
+    const agent = findAgent('cursor');
+    const location = chooseLocation(agent, home.context, 'user');
+    const original = agentSamples['cursor']!.text;
+    write(location.path, original);
+    chmodSync(location.path, 0o444);
+    const plan = planFor(agent, location);
+    let error: unknown;
+    try {
+      applyInstall(home.cofferHome, plan);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CofferError);
+    expect((error as CofferError).code).toBe('INVALID_INPUT');
+    expect((error as CofferError).message).toContain(`${location.path} is read-only`);
+    expect((error as CofferError).hint).toContain(`chmod u+w ${location.path}`);
+    expect(readFileSync(location.path, 'utf8')).toBe(original);
+    expect(existsSync(join(home.cofferHome, 'agents', 'backups'))).toBe(false);
   });
 });

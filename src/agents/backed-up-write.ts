@@ -1,0 +1,28 @@
+import { createBackup, type BackupInfo, type BackupReason } from './backups.js';
+import { assertWritable, removeFile, writeFileAtomic } from './safe-files.js';
+import type { Scope } from './types.js';
+
+/**
+ * Every change to an agent file: checked writable, backed up, then written (undefined:
+ * the file removed). A backup is listed only for a write that can happen.
+ */
+
+export interface BackedUpChange {
+  readonly agent: string;
+  readonly scope: Scope;
+  readonly path: string;
+  readonly reason: BackupReason;
+  /** The file now; undefined when there is none. */
+  readonly before: string | undefined;
+  /** The file afterwards; undefined removes it. */
+  readonly after: string | undefined;
+}
+
+export function writeBackedUp(cofferHome: string, change: BackedUpChange, now: Date): BackupInfo {
+  const { before, after, ...source } = change;
+  if (before !== undefined) assertWritable(change.path);
+  const backup = createBackup(cofferHome, { ...source, text: before }, now);
+  if (after === undefined) removeFile(change.path);
+  else writeFileAtomic(change.path, after);
+  return backup;
+}
