@@ -1,4 +1,6 @@
-import { createBackup, type BackupInfo, type BackupReason } from './backups.js';
+import { writeProblem } from '../config/write-problems.js';
+import { CofferError } from '../domain/errors.js';
+import { createBackup, discardBackup, type BackupInfo, type BackupReason } from './backups.js';
 import { assertWritable, removeFile, writeFileAtomic } from './safe-files.js';
 import type { Scope } from './types.js';
 
@@ -22,7 +24,21 @@ export function writeBackedUp(cofferHome: string, change: BackedUpChange, now: D
   const { before, after, ...source } = change;
   if (before !== undefined) assertWritable(change.path);
   const backup = createBackup(cofferHome, { ...source, text: before }, now);
-  if (after === undefined) removeFile(change.path);
-  else writeFileAtomic(change.path, after);
+  try {
+    if (after === undefined) removeFile(change.path);
+    else writeFileAtomic(change.path, after);
+  } catch (error) {
+    discardBackup(cofferHome, backup.id);
+    throw cannotWrite(change.path, error);
+  }
   return backup;
+}
+
+/** An immutable file (chattr +i), a folder not the user's, a full disk: said, not "internal error". */
+function cannotWrite(path: string, error: unknown): CofferError {
+  return new CofferError('INVALID_INPUT', `Cannot write ${path}: ${writeProblem(error)}`, {
+    hint: 'check the file and its folder (owner, permissions, chattr -i, free space); nothing was changed',
+    data: { path },
+    cause: error,
+  });
 }

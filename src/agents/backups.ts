@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFile } from '../config/private-files.js';
 import { CofferError } from '../domain/errors.js';
@@ -72,6 +72,11 @@ export function createBackup(
   if (source.text !== undefined) writePrivateFile(join(dir, 'content'), source.text);
   writePrivateFile(join(dir, 'backup.json'), `${JSON.stringify(info, null, 2)}\n`);
   return info;
+}
+
+/** Forgets a backup of a change that did not happen. */
+export function discardBackup(cofferHome: string, id: string): void {
+  rmSync(join(backupsDir(cofferHome), id), { recursive: true, force: true });
 }
 
 function readInfo(dir: string): BackupInfo | undefined {

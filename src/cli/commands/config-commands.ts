@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../config/user-file.js';
+import { writeProblem } from '../../config/write-problems.js';
 import type { Command } from 'commander';
 import { parseConfigFile } from '../../domain/config-file.js';
 import type { ConfigImportPlan } from '../../domain/config-plan.js';
@@ -41,27 +42,14 @@ function readConfigFile(file: string): unknown {
   return decoded.value;
 }
 
-const WRITE_PROBLEMS: Readonly<Record<string, string>> = {
-  ENOENT: 'its folder does not exist',
-  ENOTDIR: 'a part of its path is a file, not a folder',
-  EISDIR: 'it is a folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-};
-
 /** Writes the export as an agent's file is written (user-file.ts), or says why it cannot. */
 function writeExport(file: string, text: string): void {
   try {
     writeFileAtomic(file, text, { createFolder: false });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    throw new CofferError(
-      'INVALID_INPUT',
-      `Cannot write ${file}: ${WRITE_PROBLEMS[code] ?? code.toLowerCase()}`,
-      { hint: 'give a path in a folder you can write to, or leave --file out to print it' },
-    );
+    throw new CofferError('INVALID_INPUT', `Cannot write ${file}: ${writeProblem(error)}`, {
+      hint: 'give a path in a folder you can write to, or leave --file out to print it',
+    });
   }
 }
 
