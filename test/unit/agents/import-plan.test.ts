@@ -155,6 +155,11 @@ describe('Coffer names for agent names', () => {
     ['trailing_', 'trailing'],
     ['@scope/pkg', 'scope-pkg'],
     ['!!!', 'server'],
+    ['Café', 'cafe'],
+    ['ünï-cøde', 'uni-code'],
+    ['Straße', 'strasse'],
+    ['Ｗｉｄｅ', 'wide'],
+    ['日本語', 'server'],
     ['x'.repeat(40), 'x'.repeat(32)],
   ])('%s → %s', (original, name) => expect(toCofferName(original)).toBe(name));
 
