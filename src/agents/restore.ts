@@ -1,6 +1,7 @@
 import { CofferError } from '../domain/errors.js';
 import { writeBackedUp } from './backed-up-write.js';
 import { listBackups, readBackup, type BackupInfo } from './backups.js';
+import { undoInstallsSince } from './restore-state.js';
 import { isAt, updateState, type InstallRecord } from './agent-state.js';
 import { readIfExists, sha256 } from './safe-files.js';
 import type { AgentDefinition, Scope } from './types.js';
@@ -101,6 +102,8 @@ export function applyRestore(
     },
     now,
   );
-  if (plan.after !== undefined) reinstate(cofferHome, backup.path, sha256(plan.after));
+  const restoredHash = plan.after === undefined ? undefined : sha256(plan.after);
+  undoInstallsSince(cofferHome, backup, restoredHash);
+  if (restoredHash !== undefined) reinstate(cofferHome, backup.path, restoredHash);
   return safety;
 }
