@@ -24,6 +24,8 @@ export interface ImportRecord {
   readonly fingerprint: string;
   /** Secrets the daemon did not store; the entry keeps the only copy. */
   readonly secrets_pending: readonly string[];
+  /** The entry's keys the import did not carry over (absent in older state files: none). */
+  readonly not_carried_over?: readonly string[];
   readonly imported_at: string;
 }
 

@@ -59,13 +59,16 @@ function readUrl(entry: JsonObject, dialect: EntryDialect) {
   return undefined;
 }
 
-function leftoverNotes(entry: JsonObject, dialect: EntryDialect): string[] {
+function leftoverKeys(entry: JsonObject, dialect: EntryDialect): string[] {
   const known = new Set([
     ...COMMON_KEYS,
     dialect.headersKey,
     ...dialect.urlKeys.map((item) => item.key),
   ]);
-  const leftovers = Object.keys(entry).filter((key) => !known.has(key));
+  return Object.keys(entry).filter((key) => !known.has(key));
+}
+
+function leftoverNotes(leftovers: readonly string[], dialect: EntryDialect): string[] {
   const notes: string[] = [];
   const plain: string[] = [];
   for (const key of leftovers) {
@@ -99,7 +102,9 @@ export function readEntry(raw: unknown, dialect: EntryDialect = standardDialect)
   if (command === undefined && remote === undefined)
     return { skip: 'the entry has neither a command nor a URL', malformed: true };
   const transport = chooseTransport(command !== undefined, remote, type.transport, dialect);
-  const notes = leftoverNotes(raw, dialect);
+  const dropped = leftoverKeys(raw, dialect);
+  const notes = leftoverNotes(dropped, dialect);
+  const lost = dropped.length === 0 ? {} : { dropped };
   const enabled = raw['disabled'] !== true && raw['enabled'] !== false;
   if (transport === 'stdio') {
     const cwd = stringField(raw, 'cwd');
@@ -113,9 +118,13 @@ export function readEntry(raw: unknown, dialect: EntryDialect = standardDialect)
       headers: {},
       enabled,
       notes,
+      ...lost,
     };
   }
-  return remoteServer(raw, transport, remote?.url ?? '', dialect, { enabled, notes });
+  return {
+    ...remoteServer(raw, transport, remote?.url ?? '', dialect, { enabled, notes }),
+    ...lost,
+  };
 }
 
 function remoteServer(

@@ -38,6 +38,8 @@ export interface ImportItem {
   readonly secrets: readonly SecretToStore[];
   readonly notes: readonly string[];
   readonly fingerprint: string;
+  /** The entry's keys Coffer did not carry over (AgentServer.dropped). */
+  readonly dropped?: readonly string[];
 }
 
 export interface ImportOptions {
@@ -203,7 +205,8 @@ function definitionItem(
     return { ...base, server, action: 'invalid', reason, notes };
   }
   const secrets = secretsOf(server, env, headers);
-  return { ...base, server, action: 'add', definition: result.data, secrets, notes };
+  const dropped = parsed.dropped === undefined ? {} : { dropped: parsed.dropped };
+  return { ...base, server, action: 'add', definition: result.data, secrets, notes, ...dropped };
 }
 
 function planEntry(

@@ -29,6 +29,7 @@ export function recordImports(
     server: item.server,
     fingerprint: item.fingerprint,
     secrets_pending: pending,
+    ...(item.dropped === undefined ? {} : { not_carried_over: item.dropped }),
     imported_at: now.toISOString(),
   }));
   const replaced = new Set(records.map((record) => record.original));

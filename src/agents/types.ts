@@ -51,6 +51,8 @@ export interface AgentServer {
   readonly enabled: boolean;
   /** What could not be carried over, in words a user can act on (never values). */
   readonly notes: readonly string[];
+  /** The entry's keys Coffer did not carry over: the server in Coffer runs without them. */
+  readonly dropped?: readonly string[];
 }
 
 /** An entry that is not importable, and why (a Zed extension, Coffer itself, …). */

@@ -122,6 +122,35 @@ describe('install --replace and uninstall keep users safe', () => {
     expect(read(location.path)).toContain('TESTSECRET');
   });
 
+  it('keeps an entry whose import left settings behind, and names them', () => {
+    const vscode = findAgent('vscode');
+    const at = chooseLocation(vscode, home.context, 'user');
+    write(
+      at.path,
+      `${JSON.stringify({
+        servers: {
+          plain: { type: 'stdio', command: 'npx', args: ['plain-mcp'] },
+          dotenv: { type: 'stdio', command: 'npx', args: ['env-mcp'], envFile: '/p/.env' },
+        },
+      })}\n`,
+    );
+    importAll(home, vscode, at);
+    expect(readState(home.cofferHome).imports.map((record) => record.not_carried_over)).toEqual([
+      undefined,
+      ['envFile'],
+    ]);
+    const plan = install(home, vscode, at);
+    expect(plan.removed).toEqual(['plain']);
+    expect(plan.kept).toEqual([
+      {
+        name: 'dotenv',
+        reason:
+          "Coffer did not carry over its envFile (see the import's notes); remove it by hand once Coffer's server works without them",
+      },
+    ]);
+    expect(read(at.path)).toContain('/p/.env');
+  });
+
   it('keeps an entry whose server Coffer has switched off, or no longer has', () => {
     importAll(home, cursor, location);
     const { document, exists } = requireConfig(location);
