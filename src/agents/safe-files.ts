@@ -49,7 +49,7 @@ export function assertWritable(path: string): void {
   }
   if ((mode & 0o200) !== 0) return;
   throw new CofferError('INVALID_INPUT', `${path} is read-only, so Coffer leaves it alone`, {
-    hint: `to let Coffer change it: chmod u+w ${path} (nothing was written)`,
+    hint: `chmod u+w ${path} lets Coffer change it; nothing was written`,
     data: { path },
   });
 }
