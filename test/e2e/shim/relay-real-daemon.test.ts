@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../../integration/shim/support/processes.js';
 import { ShimClient } from '../../integration/shim/support/shim-client.js';
 import { addEverything } from '../../support/everything-server.js';
 import { cofferBin } from '../../support/running-daemon.js';
-import { createCofferHome, type CofferHome } from './support/coffer-home.js';
+import { shimSuite } from './support/shim-suite.js';
 
 /**
  * The shim between a raw stdio client and the real daemon, with the fixture MCP server as
@@ -16,39 +16,13 @@ import { createCofferHome, type CofferHome } from './support/coffer-home.js';
  * leaves no session behind.
  */
 
-let coffer: CofferHome;
-const shims: ShimClient[] = [];
-
-function shim(): ShimClient {
-  const started = ShimClient.spawn(coffer.env);
-  shims.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  coffer = await createCofferHome();
-  // The first shim finds no daemon and starts it; the fixture is registered through it.
-  const first = shim();
-  await first.initialize();
-  await coffer.addFixture('fx');
-});
-
-afterEach(async () => {
-  for (const client of shims.splice(0)) {
-    expect(await client.close()).toEqual({ code: 0, signal: null });
-    expect(client.nonJsonRpcLines()).toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  expect(await coffer.cleanup(), 'processes left behind').toEqual([]);
-});
+const { shim, home } = shimSuite({ fixture: true });
 
 describe('coffer shim with the real daemon', () => {
   it('exits 0, without a stack trace, when its reader goes away with answers still coming', async () => {
     // server-everything: a long tool list, and more messages on its heels.
-    await addEverything(coffer, 'ev');
-    const child = spawn(process.execPath, [cofferBin, 'shim'], { env: coffer.env });
+    await addEverything(home(), 'ev');
+    const child = spawn(process.execPath, [cofferBin, 'shim'], { env: home().env });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise((resolve) =>
@@ -66,7 +40,7 @@ describe('coffer shim with the real daemon', () => {
     child.stdout.destroy();
     expect(await exited).toEqual({ code: 0, signal: null });
     expect(stderr).not.toContain('Unhandled');
-    expect((await coffer.api('DELETE', '/servers/ev')).status).toBe(204);
+    expect((await home().api('DELETE', '/servers/ev')).status).toBe(204);
   });
 
   it('relays a sampling request to the client and its answer back to the upstream', async () => {
@@ -107,10 +81,10 @@ describe('coffer shim with the real daemon', () => {
 
   it('ends its daemon session when stdin closes, and exits 0', async () => {
     const sessions = async (): Promise<number> =>
-      (await coffer.api('GET', '/status')).body.sessions as number;
+      (await home().api('GET', '/status')).body.sessions as number;
     // Sessions of earlier tests finish closing just after their shims close the connection.
     await waitUntil(async () => (await sessions()) === 0, 30_000, 'no live sessions');
-    const client = ShimClient.spawn(coffer.env);
+    const client = ShimClient.spawn(home().env);
     try {
       await client.initialize();
       await client.request('tools/list');
@@ -119,7 +93,7 @@ describe('coffer shim with the real daemon', () => {
       expect(await client.close()).toEqual({ code: 0, signal: null });
     }
     expect(client.nonJsonRpcLines()).toEqual([]);
-    const log = readFileSync(join(coffer.home, 'logs', 'shim.log'), 'utf8')
+    const log = readFileSync(join(home().home, 'logs', 'shim.log'), 'utf8')
       .split('\n')
       .filter((line) => line.includes(`"pid":${client.pid},`));
     expect(log.some((line) => line.includes('"msg":"daemon session ended"'))).toBe(true);

@@ -1,38 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ShimClient } from '../../integration/shim/support/shim-client.js';
-import { createCofferHome, type CofferHome } from './support/coffer-home.js';
+import { describe, expect, it } from 'vitest';
+import { shimSuite } from './support/shim-suite.js';
 
 /**
  * A request id stays the client's own while its answer is due: a second request under
  * it is refused at once, so every request still ends with exactly one answer.
  */
 
-let coffer: CofferHome;
-const shims: ShimClient[] = [];
-
-function shim(): ShimClient {
-  const started = ShimClient.spawn(coffer.env);
-  shims.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  coffer = await createCofferHome();
-  // The first shim finds no daemon and starts it; the fixture is registered through it.
-  await shim().initialize();
-  await coffer.addFixture('fx');
-});
-
-afterEach(async () => {
-  for (const client of shims.splice(0)) {
-    expect(await client.close()).toEqual({ code: 0, signal: null });
-    expect(client.nonJsonRpcLines()).toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  expect(await coffer.cleanup(), 'processes left behind').toEqual([]);
-});
+const { shim } = shimSuite({ fixture: true });
 
 describe('coffer shim: request ids', () => {
   it('refuses a second tools/call under an id in flight, and answers the first', async () => {
