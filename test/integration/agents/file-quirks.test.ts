@@ -8,7 +8,7 @@ import {
   applyUninstall,
   chooseLocation,
   findAgent,
-  planInstall,
+  readInstallPlan,
   planUninstall,
   requireConfig,
   type AgentDefinition,
@@ -28,16 +28,8 @@ function write(path: string, text: string): void {
 }
 
 function planFor(agent: AgentDefinition, location: ConfigLocation) {
-  const { document, exists } = requireConfig(location);
-  return planInstall({
-    agent,
-    location,
-    document,
-    exists,
-    launch,
-    replace: false,
-    imports: [],
-  });
+  const { cofferHome, context } = home;
+  return readInstallPlan({ cofferHome, context, agent, location, launch, replace: false });
 }
 
 let home: FakeHome;

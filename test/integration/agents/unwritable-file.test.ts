@@ -7,9 +7,8 @@ import {
   chooseLocation,
   findAgent,
   listBackups,
-  planInstall,
+  readInstallPlan,
   readState,
-  requireConfig,
 } from '../../../src/agents/index.js';
 import { CofferError } from '../../../src/domain/errors.js';
 import { agentSamples } from './agent-samples.js';
@@ -55,16 +54,8 @@ describe('an agent file that cannot be replaced', () => {
     mkdirSync(dirname(location.path), { recursive: true });
     writeFileSync(location.path, original);
     refused = location.path;
-    const { document, exists } = requireConfig(location);
-    const plan = planInstall({
-      agent,
-      location,
-      document,
-      exists,
-      launch,
-      replace: false,
-      imports: [],
-    });
+    const { cofferHome, context } = home;
+    const plan = readInstallPlan({ cofferHome, context, agent, location, launch, replace: false });
     let error: unknown;
     try {
       applyInstall(home.cofferHome, plan);
