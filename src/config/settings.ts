@@ -20,6 +20,8 @@ export interface DaemonSettings {
   readonly sessionIdleMs: number;
   /** A session whose GET stream dropped, with nothing else from its client, is closed after this. */
   readonly sessionGraceMs: number;
+  /** Sessions kept at most: one more closes the one whose client was quiet longest. */
+  readonly maxSessions: number;
   /** Live stdio upstream processes allowed per server, across all sessions. */
   readonly maxProcessesPerServer: number;
   /** OAuth access tokens are refreshed this long before they expire (docs/OAUTH.md). */
@@ -50,6 +52,7 @@ const variables = {
 } as const;
 
 const MAX_PROCESSES = ['COFFER_MAX_PROCESSES_PER_SERVER', 64] as const;
+const MAX_SESSIONS = ['COFFER_MAX_SESSIONS', 1_000] as const;
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettings {
   const cap = env['COFFER_MAX_REQUEST_MS'];
@@ -62,6 +65,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DaemonSettin
     sessionIdleMs: positive(env, ...variables.sessionIdleMs),
     sessionGraceMs: positive(env, ...variables.sessionGraceMs),
     maxProcessesPerServer: positive(env, ...MAX_PROCESSES, 'processes'),
+    maxSessions: positive(env, ...MAX_SESSIONS, 'sessions'),
     toolsMode: env['COFFER_TOOLS_MODE']
       ? parseToolsMode(env['COFFER_TOOLS_MODE'], 'COFFER_TOOLS_MODE')
       : DEFAULT_TOOLS_MODE,

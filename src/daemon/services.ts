@@ -196,6 +196,7 @@ export const createServices: CreateServices = async ({
     policyChanged: (server) => policyChanged(server),
     instructions: new ServerInstructions(instructionsFile(paths.serverInstructions, logger)),
     sessionIdleMs: settings.sessionIdleMs,
+    maxSessions: settings.maxSessions,
     sessionGraceMs: settings.sessionGraceMs,
     ...(settings.resultBudgetTokens === undefined
       ? {}

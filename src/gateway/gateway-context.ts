@@ -54,6 +54,8 @@ export interface GatewayContext {
   readonly sessionIdleMs?: number;
   /** A session whose GET stream dropped, and nothing else came, is closed after this. */
   readonly sessionGraceMs?: number;
+  /** Sessions kept at most; one more closes the one quiet longest (session-reaper.ts). */
+  readonly maxSessions?: number;
   /** Tool results over this budget are cut and kept to read in pages; absent: never cut. */
   readonly resultLimit?: ResultLimit;
   /** What servers said about their use, for the aggregated endpoint; absent: nothing kept. */

@@ -12,6 +12,13 @@ import type { ToolsMode } from '../domain/tools-mode.js';
 /** Defaults of the reaper's limits when the context sets none (see src/config/settings.ts). */
 const DEFAULT_IDLE_MS = 30 * 60_000;
 const DEFAULT_GRACE_MS = 60_000;
+const DEFAULT_MAX_SESSIONS = 1_000;
+
+const REAP_WORDS: Readonly<Record<ReapReason, string>> = {
+  idle: 'closing an idle session',
+  vanished: 'closing a session whose client vanished',
+  crowded: 'closing the session quiet longest: too many sessions are open',
+};
 
 /**
  * The live downstream sessions. Implements SessionNotifier so admin changes (a toggle,
@@ -39,6 +46,7 @@ export class Gateway implements SessionNotifier {
     this.reaper = new SessionReaper<Session>({
       idleMs: context.sessionIdleMs ?? DEFAULT_IDLE_MS,
       graceMs: context.sessionGraceMs ?? DEFAULT_GRACE_MS,
+      maxSessions: context.maxSessions ?? DEFAULT_MAX_SESSIONS,
       reap: (session, reason) => void this.reap(session, reason),
     });
   }
@@ -116,10 +124,7 @@ export class Gateway implements SessionNotifier {
 
   private async reap(session: Session, reason: ReapReason): Promise<void> {
     if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
-    this.context.logger.info(
-      { session_id: session.id, reason },
-      reason === 'idle' ? 'closing an idle session' : 'closing a session whose client vanished',
-    );
+    this.context.logger.info({ session_id: session.id, reason }, REAP_WORDS[reason]);
     await session
       .close()
       .catch((error: unknown) =>

@@ -1,5 +1,5 @@
 /** Why the reaper closes a session. */
-export type ReapReason = 'vanished' | 'idle';
+export type ReapReason = 'vanished' | 'idle' | 'crowded';
 
 export interface ReapLimits {
   /** No request for this long: the session is idle. */
@@ -66,6 +66,11 @@ export class SessionActivity {
       this.seen();
       if (wasStream && this.streams === 0) this.streamLost = true;
     };
+  }
+
+  /** How long its client has been quiet; undefined while a request is in flight. */
+  quietMs(): number | undefined {
+    return this.requests > 0 ? undefined : this.now() - this.lastSeen;
   }
 
   /** Why the session should be closed now, or undefined while it should live. */

@@ -12,6 +12,11 @@ export interface ReaperOptions<T extends Reapable> extends ReapLimits {
   /** Closes a session the reaper gave up on (with its upstreams). */
   readonly reap: (target: T, reason: ReapReason) => void;
   readonly every?: Every;
+  /**
+   * Sessions kept at most: one more closes the one quiet longest ('crowded'). Clients that
+   * open sessions and never end them would otherwise grow the daemon for half an hour each.
+   */
+  readonly maxSessions?: number;
 }
 
 /** Bounds of the sweep period: often enough to honour short limits, rarely enough to be free. */
@@ -46,6 +51,21 @@ export class SessionReaper<T extends Reapable> {
   track(target: T): void {
     this.targets.add(target);
     this.cancel ??= this.every(this.sweepMs, () => this.sweep());
+    const max = this.options.maxSessions;
+    if (max !== undefined && this.targets.size > max) this.crowdOut(target);
+  }
+
+  /** Closes the session quiet longest, never one with a request in flight, nor `newest`. */
+  private crowdOut(newest: T): void {
+    let quietest: T | undefined;
+    let longest = -1;
+    for (const target of this.targets) {
+      const quiet = target === newest ? undefined : target.activity.quietMs();
+      if (quiet !== undefined && quiet > longest) [quietest, longest] = [target, quiet];
+    }
+    if (quietest === undefined) return;
+    this.targets.delete(quietest);
+    this.options.reap(quietest, 'crowded');
   }
 
   untrack(target: T): void {

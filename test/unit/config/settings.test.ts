@@ -11,7 +11,9 @@ describe('readSettings', () => {
       connectTimeoutMs: 60_000,
       maxTotalTimeoutMs: undefined,
       maxProcessesPerServer: 64,
+      maxSessions: 1_000,
     });
+    expect(readSettings({ COFFER_MAX_SESSIONS: '20' }).maxSessions).toBe(20);
   });
 
   it('reads the start-up timeout apart from the call timeout', () => {

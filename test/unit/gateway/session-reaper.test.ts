@@ -124,4 +124,34 @@ describe('session reaper', () => {
     expect(timer.cancelled).toBe(2);
     expect(reaper.size).toBe(0);
   });
+
+  it('closes the session quiet longest when one more than the limit opens, never a busy one', () => {
+    let now = 0;
+    const reaped: { name: string; reason: string }[] = [];
+    const reaper = new SessionReaper<{ name: string; activity: SessionActivity }>({
+      idleMs: 60_000,
+      graceMs: 60_000,
+      maxSessions: 2,
+      every: () => () => undefined,
+      reap: (target, reason) => reaped.push({ name: target.name, reason }),
+    });
+    const open = (name: string) => {
+      const target = { name, activity: new SessionActivity(() => now) };
+      reaper.track(target);
+      now += 1_000;
+      return target;
+    };
+    const oldest = open('oldest');
+    open('middle');
+    // The oldest has a request in flight: it is not the one to go.
+    oldest.activity.requestStarted();
+    open('third');
+    expect(reaped).toEqual([{ name: 'middle', reason: 'crowded' }]);
+    expect(reaper.size).toBe(2);
+    open('fourth');
+    expect(reaped).toEqual([
+      { name: 'middle', reason: 'crowded' },
+      { name: 'third', reason: 'crowded' },
+    ]);
+  });
 });
