@@ -66,11 +66,27 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
     'UPSTREAM_UNAVAILABLE',
     `Upstream "${server}" failed: ${errorText(error)}`,
     {
-      hint: lookHint(server, local),
+      hint: transportHint(server, error) ?? lookHint(server, local),
       data: { server },
       cause: error,
     },
   );
+}
+
+/** The statuses a server gives a request of the other HTTP transport than its own. */
+const OTHER_TRANSPORT = new Set([400, 404, 405, 406]);
+
+/**
+ * A server of the other HTTP transport refuses the first request with one of those, in
+ * words nobody connects with the transport (`SSE error: Non-200 status code (400)`, an
+ * HTML page for a POST): name the switch that fixes it, beside the URL that may be wrong.
+ */
+function transportHint(server: string, error: unknown): string | undefined {
+  if (error instanceof SseError && OTHER_TRANSPORT.has(error.code ?? 0))
+    return `check its URL; if it serves Streamable HTTP rather than SSE: \`coffer mcp edit ${server} -t http\``;
+  if (error instanceof StreamableHTTPError && OTHER_TRANSPORT.has(error.code ?? 0))
+    return `check its URL; if it serves the older HTTP+SSE transport: \`coffer mcp edit ${server} -t sse\``;
+  return undefined;
 }
 
 /**

@@ -65,6 +65,24 @@ describe('fromSdkError', () => {
     expect(local.hint).toContain('coffer logs --upstream remote');
   });
 
+  it('names the transport switch when a server answers as one of the other HTTP transport', () => {
+    const opening = { ...context, established: false, local: false };
+    const sse = fromSdkError(
+      new SseError(400, 'Non-200 status code (400)', undefined as never),
+      opening,
+    ) as CofferError;
+    expect(sse.hint).toBe(
+      'check its URL; if it serves Streamable HTTP rather than SSE: `coffer mcp edit remote -t http`',
+    );
+    const http = fromSdkError(
+      new StreamableHTTPError(405, 'Error POSTing to endpoint: <!DOCTYPE html>'),
+      opening,
+    ) as CofferError;
+    expect(http.hint).toContain('`coffer mcp edit remote -t sse`');
+    const broken = fromSdkError(new StreamableHTTPError(500, 'oops'), opening) as CofferError;
+    expect(broken.hint).not.toContain(' -t ');
+  });
+
   it('never leaves a message empty', () => {
     const error = fromSdkError(new Error(''), context) as CofferError;
     expect(error.message).toBe('Upstream "remote" failed: Error');
