@@ -134,9 +134,14 @@ function isConnectionClosed(error: unknown): boolean {
 
 /** The server refused what Coffer presented (a static key, or no OAuth it could find). */
 function refusedCredentials(server: string, error: OAuthError): CofferError {
+  // The SDK looks for OAuth after a 401; a server with none answers its registration 404,
+  // which the SDK reports as a malformed OAuth answer. The 401 is the news, not that.
+  const why = /^HTTP 404\b/.test(error.message)
+    ? 'it answered 401 and offers no OAuth sign-in Coffer could find'
+    : errorText(error);
   return new CofferError(
     'AUTH_REQUIRED',
-    `Upstream "${server}" refused Coffer's credentials: ${errorText(error)}`,
+    `Upstream "${server}" refused Coffer's credentials: ${why}`,
     {
       hint: `if it takes a key or token, check it (\`coffer mcp show ${server}\`, \`coffer secrets list\`); if it offers OAuth sign-in, run \`coffer mcp login ${server}\``,
       data: { server },

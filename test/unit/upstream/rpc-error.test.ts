@@ -83,6 +83,17 @@ describe('fromSdkError', () => {
     expect(broken.hint).not.toContain(' -t ');
   });
 
+  it('says a 401 from a server without OAuth as that, not as a malformed OAuth answer', async () => {
+    const { ServerError } = await import('@modelcontextprotocol/sdk/server/auth/errors.js');
+    const raw = `HTTP 404: Invalid OAuth error response: SyntaxError: Unexpected token 'N', "Not Found" is not valid JSON. Raw body: Not Found`;
+    const refused = fromSdkError(new ServerError(raw), context) as CofferError;
+    expect(refused.code).toBe('AUTH_REQUIRED');
+    expect(refused.message).toBe(
+      'Upstream "remote" refused Coffer\'s credentials: it answered 401 and offers no OAuth sign-in Coffer could find',
+    );
+    expect(refused.hint).toContain('coffer mcp show remote');
+  });
+
   it('never leaves a message empty', () => {
     const error = fromSdkError(new Error(''), context) as CofferError;
     expect(error.message).toBe('Upstream "remote" failed: Error');
