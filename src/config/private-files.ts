@@ -1,4 +1,12 @@
-import { accessSync, chmodSync, constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -18,11 +26,16 @@ export function ensurePrivateDir(path: string): void {
   }
 }
 
-/** Writes atomically (temp file + rename) with mode 0600. */
+/** Writes atomically (temp file + rename) with mode 0600; a write that fails leaves no temp. */
 export function writePrivateFile(path: string, contents: string): void {
   ensurePrivateDir(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, contents, { mode: 0o600 });
-  chmodSync(temp, 0o600);
-  renameSync(temp, path);
+  try {
+    writeFileSync(temp, contents, { mode: 0o600 });
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,5 +43,7 @@ describe('server-instructions.json', () => {
     const file = instructionsFile(home, logger as never);
     expect(() => file.write(new Map([['docs', 'x']]))).not.toThrow();
     expect(warnings).toHaveLength(1);
+    // Nor does it leave its temporary file beside the folder.
+    expect(existsSync(`${home}.${process.pid}.tmp`)).toBe(false);
   });
 });
