@@ -14,6 +14,7 @@ import type { MessageRouter } from './router/message-router.js';
 import { toJsonRpcError } from './rpc-error-mapping.js';
 import type { WireText } from './serialized-results.js';
 import type { Session } from './session.js';
+import { serverRefusal } from './endpoint-server.js';
 import { parseHello, READY_LINE, refusedLine, type Hello } from './socket-hello.js';
 
 /** The part of a socket (net.Socket) a connection uses. */
@@ -36,8 +37,11 @@ export interface SocketConnectionOptions {
   readonly logger: Logger;
 }
 
-/** 'modern': 2026-07-28 requests, each answered on its own (no session). */
-type State = 'hello' | 'waiting' | 'opening' | 'open' | 'modern' | 'closed';
+/**
+ * 'greeting': a hello naming a server, while the daemon looks it up; 'modern': 2026-07-28
+ * requests, each answered on its own (no session).
+ */
+type State = 'hello' | 'greeting' | 'waiting' | 'opening' | 'open' | 'modern' | 'closed';
 
 const rpcError = (id: unknown, code: number, message: string, data?: unknown): string =>
   JSON.stringify({
@@ -60,6 +64,8 @@ export class SocketConnection {
   private session: Session | undefined;
   private modern: MessageRouter | undefined;
   private readonly queue: JSONRPCMessage[] = [];
+  /** Lines that came while the hello was being checked, read once it is answered. */
+  private readonly early: Buffer[] = [];
 
   constructor(
     private readonly socket: LineSocket,
@@ -99,6 +105,7 @@ export class SocketConnection {
   private line(line: Buffer): void {
     if (this.state === 'closed') return;
     if (this.state === 'hello') return this.greet(line);
+    if (this.state === 'greeting') return void this.early.push(line);
     const decoded = decodeJsonText(line);
     if (!decoded.ok) {
       const parse = decoded.problem === 'syntax' || decoded.problem === 'encoding';
@@ -135,6 +142,28 @@ export class SocketConnection {
         error instanceof CofferError ? error : new CofferError('INVALID_INPUT', 'Malformed hello'),
       );
     }
+    const { scope } = this.hello;
+    if (scope.kind !== 'single') return this.ready();
+    this.state = 'greeting';
+    void this.checkServer(scope.server);
+  }
+
+  /**
+   * A shim for one server (`coffer shim --server x`) is refused at its hello when x is not
+   * a server Coffer has and serves, as `/servers/x/mcp` is: it would get a session that
+   * lists nothing, and a typo would look like a server without tools.
+   */
+  private async checkServer(server: string): Promise<void> {
+    const refusal = await serverRefusal(this.options.gateway.context, server).catch(
+      () => undefined,
+    );
+    if (this.state !== 'greeting') return;
+    if (refusal !== undefined) return this.refuse(refusal.error);
+    this.ready();
+    for (const line of this.early.splice(0)) this.line(line);
+  }
+
+  private ready(): void {
     this.write(READY_LINE);
     this.state = 'waiting';
   }

@@ -69,6 +69,39 @@ describe('the socket channel', () => {
     await client.ended();
   });
 
+  it('refuses a hello for a server it does not have, or has switched off, and closes', async () => {
+    const refusedFor = async (server: string): Promise<unknown> => {
+      const client = await SocketClient.open(socketPath);
+      client.send({ coffer: 'hello', version: 1, token: daemon.token, server });
+      const refused = await client.next((line) => line.coffer === 'refused');
+      await client.ended();
+      return refused;
+    };
+    expect(await refusedFor('nope')).toMatchObject({
+      code: 'SERVER_NOT_FOUND',
+      message: 'No server named "nope"',
+      hint: 'see `coffer mcp list` for the registered servers',
+    });
+    expect((await daemon.api('POST', '/servers/fx/disable')).status).toBe(200);
+    try {
+      expect(await refusedFor('fx')).toMatchObject({
+        code: 'SERVER_DISABLED',
+        hint: expect.stringContaining('coffer mcp enable fx') as unknown,
+      });
+    } finally {
+      expect((await daemon.api('POST', '/servers/fx/enable')).status).toBe(200);
+    }
+  });
+
+  it('reads what a client sent before the ready line once its server is found', async () => {
+    const client = await SocketClient.open(socketPath);
+    client.send({ coffer: 'hello', version: 1, token: daemon.token, server: 'fx' });
+    client.send(initialize(7));
+    await client.next((line) => line.coffer === 'ready');
+    expect(await client.next(isAnswer(7))).toMatchObject({ result: { serverInfo: {} } });
+    client.close();
+  });
+
   it('refuses a bad mode or a mode with a server, with INVALID_INPUT', async () => {
     for (const hello of [{ mode: 'tiny' }, { mode: 'lean', server: 'fx' }, { version: 2 }]) {
       const client = await SocketClient.open(socketPath);
