@@ -17,7 +17,14 @@ export interface ResultLimit {
  */
 export const KEPT_RESULTS_PREFIX = `${RESOURCE_SCHEME}${BUILTIN_SERVER_NAME}/results/`;
 
-const KEPT_URI = /^([A-Za-z0-9_-]{1,64})(?:\/([0-9]{1,9}))?$/;
+/** A kept result's id, then anything after a slash: a page, read apart (`pageNumber`). */
+const KEPT_URI = /^([A-Za-z0-9_-]{1,64})(?:\/(.*))?$/s;
+
+/** A page is a whole number from 1; anything else names none. */
+function pageNumber(text: string | undefined): number | undefined {
+  if (text === undefined) return 1;
+  return /^[1-9][0-9]{0,8}$/.test(text) ? Number(text) : undefined;
+}
 
 /**
  * One session's guard against tool results too big for its client (issue 20.4): a
@@ -61,12 +68,12 @@ export class OversizedResults {
         data: { uri },
       });
     }
-    const number = match[2] === undefined ? 1 : Number(match[2]);
-    const page = pages[number - 1];
-    if (page === undefined)
+    const number = pageNumber(match[2]);
+    const page = number === undefined ? undefined : pages[number - 1];
+    if (number === undefined || page === undefined)
       throw new CofferError(
         'INVALID_INPUT',
-        `${uri} names page ${number}, but that result has pages 1 to ${pages.length}`,
+        `${uri} names page ${match[2] ?? ''}, but that result has pages 1 to ${pages.length}`,
         { data: { uri, pages: pages.length } },
       );
     return { contents: [pageContents(`${KEPT_RESULTS_PREFIX}${match[1]!}/${number}`, page)] };

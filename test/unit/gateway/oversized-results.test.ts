@@ -92,6 +92,12 @@ describe('OversizedResults', () => {
     });
     expect(codeOf(() => results.read(`${uri}/${read.length + 1}`))).toBe('INVALID_INPUT');
     expect(codeOf(() => results.read(`${uri}/0`))).toBe('INVALID_INPUT');
+    // A page that is no number names no page of a result that is there: not "no kept result".
+    for (const page of ['-1', 'abc', '', '1.5'])
+      expect(
+        codeOf(() => results.read(`${uri}/${page}`)),
+        page,
+      ).toBe('INVALID_INPUT');
   });
 
   it('answers an unknown, malformed or expired id with CAPABILITY_NOT_FOUND', () => {
