@@ -87,8 +87,14 @@ function hasQueryToken(url: string | undefined): boolean {
   return QUERY_TOKEN_PARAMS.some((name) => params.has(name));
 }
 
-function forbidden(message: string): AccessDecision {
-  return { ok: false, status: 403, code: 'FORBIDDEN', message };
+/** What a refused local client can do; a web page of another site can do nothing. */
+const FORBIDDEN_HINT =
+  'Coffer answers only local clients that address it as http://127.0.0.1:<port> or http://localhost:<port>; a web page of another site may not call it';
+const BROWSER_HINT =
+  'the web UI sends these itself (open it with `coffer ui`); a script should send the bearer token instead of the cookie';
+
+function forbidden(message: string, hint = FORBIDDEN_HINT): AccessDecision {
+  return { ok: false, status: 403, code: 'FORBIDDEN', message, hint };
 }
 
 /**
@@ -178,8 +184,10 @@ export function checkBrowserAccess(
     return forbidden('Cross-site requests are refused');
   }
   if (!SAFE_METHODS.has((request.method ?? 'GET').toUpperCase())) {
-    if (origin === undefined) return forbidden('A state-changing request must send its Origin');
-    if (headers[CSRF_HEADER] !== '1') return forbidden(`Missing ${CSRF_HEADER}: 1 header`);
+    if (origin === undefined)
+      return forbidden('A state-changing request must send its Origin', BROWSER_HINT);
+    if (headers[CSRF_HEADER] !== '1')
+      return forbidden(`Missing ${CSRF_HEADER}: 1 header`, BROWSER_HINT);
   }
   return { ok: true };
 }

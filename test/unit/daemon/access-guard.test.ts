@@ -66,7 +66,12 @@ describe('access guard: Host (DNS rebinding)', () => {
     '',
   ])('refuses Host %j with 403 even with the right token', (host) => {
     const decision = checkAccess(request({ host, authorization: `Bearer ${TOKEN}` }), policy);
-    expect(decision).toMatchObject({ ok: false, status: 403, code: 'FORBIDDEN' });
+    expect(decision).toMatchObject({
+      ok: false,
+      status: 403,
+      code: 'FORBIDDEN',
+      hint: expect.stringContaining('http://127.0.0.1:<port>') as unknown,
+    });
   });
 
   it('refuses a request without Host', () => {
