@@ -105,7 +105,8 @@ async function handlePost(
   }
   if (sessionId !== undefined) {
     const session = findHttpSession(gateway, sessionId, scope);
-    if (session === undefined) return sendRpcError(res, 404, -32000, sessionProblem(sessionId));
+    // -32001: the code the SDK's transport gives a session it does not know (clients know it).
+    if (session === undefined) return sendRpcError(res, 404, -32001, sessionProblem(sessionId));
     return session.handle(req, res, body);
   }
   if (!isInitializeRequest(body)) {

@@ -148,6 +148,9 @@ describe('/mcp responses: JSON first, SSE when needed', () => {
     expect(deleted.status).toBe(200);
     // The GET stream ends with the session.
     expect(await stream.text()).toBe('');
-    expect((await send(request(10, 'ping'), { 'mcp-session-id': own })).status).toBe(404);
+    const gone = await send(request(10, 'ping'), { 'mcp-session-id': own });
+    expect(gone.status).toBe(404);
+    // The SDK's own transport's code for it, which clients know.
+    expect(((await gone.json()) as { error: { code: number } }).error.code).toBe(-32001);
   });
 });
