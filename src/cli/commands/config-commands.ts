@@ -1,3 +1,4 @@
+import { urlCredentials } from '../../domain/credential-shapes.js';
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../config/user-file.js';
 import { writeProblem } from '../../config/write-problems.js';
@@ -21,6 +22,24 @@ function launchesOf(document: unknown, plan: ConfigImportPlan) {
   return parseConfigFile(document)
     .definitions.filter(({ name }) => launching.has(name))
     .map((definition) => ({ server: definition.name, definition }));
+}
+
+/**
+ * Secrets leave by name only, but a credential some servers take only in their URL (a
+ * password before the host, an `api_key` parameter) is part of the URL, and so of the
+ * export: said, so the user knows what the file holds before it goes to dotfiles.
+ */
+function urlCredentialWarnings(config: unknown): string[] {
+  const servers = (config as { servers?: Record<string, { url?: unknown }> } | null)?.servers;
+  return Object.entries(servers ?? {}).flatMap(([name, server]) => {
+    const url = typeof server.url === 'string' ? server.url : undefined;
+    const found = urlCredentials(url);
+    return found.length === 0
+      ? []
+      : [
+          `coffer: warning: the URL of ${name} holds a credential (${found.join(', ')}), and the export holds it too: keep the file private`,
+        ];
+  });
 }
 
 function readConfigFile(file: string): unknown {
@@ -88,13 +107,14 @@ export function registerConfigCommands(program: Command, context: CliContext): v
     .option('--file <path>', 'write it to this file instead of stdout')
     .action(async (options: { file?: string }) => {
       const api = await context.api();
-      const text = `${JSON.stringify(await api.get<unknown>('/config'), null, 2)}\n`;
-      if (options.file === undefined) {
-        context.stdout.write(text);
-        return;
+      const config = await api.get<unknown>('/config');
+      const text = `${JSON.stringify(config, null, 2)}\n`;
+      if (options.file === undefined) context.stdout.write(text);
+      else {
+        writeExport(options.file, text);
+        context.stderr.write(`Wrote ${options.file}\n`);
       }
-      writeExport(options.file, text);
-      context.stderr.write(`Wrote ${options.file}\n`);
+      for (const line of urlCredentialWarnings(config)) context.stderr.write(`${line}\n`);
     });
 
   config

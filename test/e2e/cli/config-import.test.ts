@@ -106,6 +106,19 @@ describe('coffer config export / import', () => {
     expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('says when a server keeps a credential in its URL, which the export then holds', async () => {
+    const url = 'https://mcp.example.com/mcp?api_key=9f8e7d6c5b4a39281706';
+    expect((await source.run('mcp', 'add', 'keyed', '--url', url)).code).toBe(0);
+    const exported = await source.run('config', 'export');
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(url);
+    expect(exported.stderr).toContain(
+      'coffer: warning: the URL of keyed holds a credential (its query parameter "api_key"), and the export holds it too: keep the file private',
+    );
+    expect((await source.run('mcp', 'remove', 'keyed')).code).toBe(0);
+    expect((await source.run('config', 'export')).stderr).not.toContain('warning');
+  });
+
   it('shows the changes in a dry run and changes nothing', async () => {
     const dry = await target.run('config', 'import', file(), '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
