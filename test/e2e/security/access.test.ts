@@ -315,7 +315,7 @@ describe('an MCP session id is not a credential', () => {
       // With the token, but on the single-server endpoint: not this session's scope.
       const elsewhere = await send(method, '/servers/fx/mcp', mcpHeaders(daemon, session), body);
       expect(elsewhere.status, `${method} other scope`).toBe(404);
-      expect(JSON.parse(elsewhere.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+      expect(JSON.parse(elsewhere.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
     }
     // None of that touched the session.
     await expectSessionAlive(daemon, '/mcp', session);
