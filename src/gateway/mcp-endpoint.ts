@@ -61,13 +61,15 @@ export function createMcpEndpoint(gateway: Gateway) {
     }
     const session =
       typeof sessionId === 'string' ? findHttpSession(gateway, sessionId, scope) : undefined;
-    if (session === undefined)
+    if (session === undefined) {
+      const known = typeof sessionId === 'string';
       return sendRpcError(
         res,
-        typeof sessionId === 'string' ? 404 : 400,
-        -32000,
+        known ? 404 : 400,
+        known ? -32001 : -32000,
         sessionProblem(sessionId),
       );
+    }
     return session.handle(req, res, undefined);
   };
 }
@@ -105,7 +107,6 @@ async function handlePost(
   }
   if (sessionId !== undefined) {
     const session = findHttpSession(gateway, sessionId, scope);
-    // -32001: the code the SDK's transport gives a session it does not know (clients know it).
     if (session === undefined) return sendRpcError(res, 404, -32001, sessionProblem(sessionId));
     return session.handle(req, res, body);
   }
@@ -195,6 +196,10 @@ function sameScope(a: SessionScope, b: SessionScope): boolean {
   );
 }
 
+/**
+ * A session id the daemon does not know is -32001 with HTTP 404, as the SDK's transport
+ * answers it (clients know that pair); no session id at all is -32000 with HTTP 400.
+ */
 function sessionProblem(sessionId: unknown): string {
   return sessionId === undefined
     ? 'Bad Request: no session; send initialize first'
