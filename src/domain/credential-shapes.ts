@@ -104,9 +104,34 @@ export function urlCredentials(url: string | undefined): string[] {
   if (url === undefined || !URL.canParse(url)) return [];
   const parsed = new URL(url);
   const found = parsed.password === '' ? [] : ['a password before the host'];
+  if (parsed.pathname.split('/').some(isCredentialText)) found.push('a part of its path');
   for (const [name, value] of parsed.searchParams) {
-    if (value !== '' && (CREDENTIAL_PARAMS.test(name) || findCredentialShapes(value).length > 0))
-      found.push(`its query parameter "${name}"`);
+    if (isCredentialParam(name, value)) found.push(`its query parameter "${name}"`);
   }
   return found;
+}
+
+/**
+ * The URL with what urlCredentials finds in it replaced by `***`, for printing where the
+ * user did not ask to see it (an import's report). A URL with none is given back as it is.
+ */
+export function maskedUrl(url: string): string {
+  if (urlCredentials(url).length === 0) return url;
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  parsed.pathname = parsed.pathname
+    .split('/')
+    .map((part) => (isCredentialText(part) ? '***' : part))
+    .join('/');
+  for (const [name, value] of [...parsed.searchParams])
+    if (isCredentialParam(name, value)) parsed.searchParams.set(name, '***');
+  return parsed.toString();
+}
+
+function isCredentialParam(name: string, value: string): boolean {
+  return value !== '' && (CREDENTIAL_PARAMS.test(name) || isCredentialText(value));
+}
+
+function isCredentialText(text: string): boolean {
+  return text !== '' && findCredentialShapes(text).length > 0;
 }

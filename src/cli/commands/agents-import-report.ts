@@ -1,3 +1,4 @@
+import { maskedUrl } from '../../domain/credential-shapes.js';
 import type { ImportItem } from '../../agents/index.js';
 import type { ImportOutcome } from '../../domain/import-item-view.js';
 import type { ServerDefinition } from '../../domain/server-definition.js';
@@ -10,7 +11,8 @@ import type { ServerDefinition } from '../../domain/server-definition.js';
 function target(definition: ServerDefinition): string {
   if (definition.transport === 'stdio')
     return `stdio: ${[definition.command ?? '', ...definition.args].join(' ')}`;
-  return `${definition.transport}: ${definition.url ?? ''}`;
+  // A credential some URLs carry is not printed in a report the user did not ask it in.
+  return `${definition.transport}: ${maskedUrl(definition.url ?? '')}`;
 }
 
 function detailLines(item: ImportItem): string[] {

@@ -364,4 +364,23 @@ describe('coffer agents: import from Cursor, install, use through the shim', () 
     expect((await coffer('agents', 'uninstall', 'windsurf')).code).toBe(0);
     expect((await coffer('mcp', 'remove', 'memo')).code).toBe(0);
   });
+
+  it('masks a credential a URL carries in what the import prints', async () => {
+    const key = `${'sk-'}${'e2eURLkey0123456789abcdefghij'}`;
+    const url = `https://mcp.example.com/api/mcp/s/${key}/mcp?api_key=9f8e7d6c5b4a`;
+    const snippet = JSON.stringify({ mcpServers: { zap: { url } } });
+    const dry = await cofferFed(
+      snippet,
+      'agents',
+      'import',
+      'claude-desktop',
+      '--file',
+      '-',
+      '--dry-run',
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('https://mcp.example.com/api/mcp/s/***/mcp?api_key=***');
+    expect(dry.stdout + dry.stderr).not.toContain(key);
+    expect(dry.stdout).not.toContain('9f8e7d6c5b4a');
+  });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findCredentialShapes,
+  maskedUrl,
   urlCredentials,
   type CredentialKind,
 } from '../../../src/domain/credential-shapes.js';
@@ -71,5 +72,22 @@ describe('urlCredentials', () => {
     expect(urlCredentials('https://user@mcp.example/mcp?token=')).toEqual([]);
     expect(urlCredentials(undefined)).toEqual([]);
     expect(urlCredentials('not a url')).toEqual([]);
+  });
+});
+
+describe('maskedUrl', () => {
+  const key = `${'sk-'}${'abcdefghijklmnopqrstuvwxyz123456'}`;
+
+  it('masks a password, a key in the path and credential query parameters, keeping the rest', () => {
+    const url = `https://user:hunter2pass@mcp.example/api/mcp/s/${key}/mcp?api_key=abc123&region=eu`;
+    expect(urlCredentials(url)).toContain('a part of its path');
+    expect(maskedUrl(url)).toBe(
+      'https://user:***@mcp.example/api/mcp/s/***/mcp?api_key=***&region=eu',
+    );
+  });
+
+  it('gives back a URL without credentials as it is, unnormalised', () => {
+    for (const url of ['https://MCP.example:443/mcp', 'http://127.0.0.1:9/x?q=1', 'not a url'])
+      expect(maskedUrl(url)).toBe(url);
   });
 });
