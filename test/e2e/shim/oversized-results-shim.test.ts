@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ShimClient } from '../../integration/shim/support/shim-client.js';
-import { createCofferHome, type CofferHome } from './support/coffer-home.js';
+import { describe, expect, it } from 'vitest';
+import type { ShimClient } from '../../integration/shim/support/shim-client.js';
+import { shimSuite } from './support/shim-suite.js';
 
 /**
  * Oversized results through `coffer shim`, lean mode included (coffer__call_tool): the
@@ -8,16 +8,10 @@ import { createCofferHome, type CofferHome } from './support/coffer-home.js';
  * too. The first shim starts the daemon with a 1,000-token budget.
  */
 
-let coffer: CofferHome;
-const shims: ShimClient[] = [];
 const message = Array.from({ length: 2_000 }, (_, i) => `line ${i}`).join('\n');
 const whole = JSON.stringify({ message });
 
-function shim(args: readonly string[] = []): ShimClient {
-  const started = ShimClient.spawn({ ...coffer.env, COFFER_RESULT_BUDGET_TOKENS: '1000' }, args);
-  shims.push(started);
-  return started;
-}
+const { shim } = shimSuite({ fixture: true, env: { COFFER_RESULT_BUDGET_TOKENS: '1000' } });
 
 /** Reads every page of the kept result named in `note` through `client`. */
 async function readBack(client: ShimClient, note: string): Promise<string> {
@@ -32,23 +26,6 @@ async function readBack(client: ShimClient, note: string): Promise<string> {
   }
   return text;
 }
-
-beforeAll(async () => {
-  coffer = await createCofferHome();
-  await shim().initialize();
-  await coffer.addFixture('fx');
-});
-
-afterEach(async () => {
-  for (const client of shims.splice(0)) {
-    expect(await client.close()).toEqual({ code: 0, signal: null });
-    expect(client.nonJsonRpcLines()).toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  expect(await coffer.cleanup(), 'processes left behind').toEqual([]);
-});
 
 describe('oversized results through coffer shim', () => {
   it('cuts a big result and gives every page back', async () => {

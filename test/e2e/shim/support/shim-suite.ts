@@ -3,8 +3,8 @@ import { ShimClient } from '../../../integration/shim/support/shim-client.js';
 import { createCofferHome, type CofferHome } from './coffer-home.js';
 
 export interface ShimSuite {
-  /** A shim for the suite's home, closed after the test that spawned it. */
-  readonly shim: () => ShimClient;
+  /** A shim for the suite's home (`coffer shim <args>`), closed after the test that spawned it. */
+  readonly shim: (args?: readonly string[]) => ShimClient;
   /** The suite's Coffer home, once its beforeAll has run. */
   readonly home: () => CofferHome;
 }
@@ -12,17 +12,20 @@ export interface ShimSuite {
 /**
  * The set-up the e2e shim files share: a Coffer home of their own, shims that must each
  * exit 0 having written nothing but JSON-RPC, and no process left behind at the end. With
- * `fixture`, the first shim starts the daemon and the fixture is registered as `fx`.
+ * `fixture`, the first shim starts the daemon and the fixture is registered as `fx`; `env`
+ * is added to every shim's environment (and so to the daemon the first one starts).
  */
-export function shimSuite(options: { readonly fixture?: boolean } = {}): ShimSuite {
+export function shimSuite(
+  options: { readonly fixture?: boolean; readonly env?: NodeJS.ProcessEnv } = {},
+): ShimSuite {
   let coffer: CofferHome | undefined;
   const shims: ShimClient[] = [];
   const home = (): CofferHome => {
     if (coffer === undefined) throw new Error('the shim suite is used before its beforeAll');
     return coffer;
   };
-  const shim = (): ShimClient => {
-    const started = ShimClient.spawn(home().env);
+  const shim = (args: readonly string[] = []): ShimClient => {
+    const started = ShimClient.spawn({ ...home().env, ...options.env }, args);
     shims.push(started);
     return started;
   };
