@@ -45,13 +45,19 @@ export function agentRoutes(services: ApiServices): Hono {
   });
 
   /** Coffer's servers and their switches, which --replace checks each entry against. */
-  const cofferServers = async () =>
-    new Map((await services.servers.list()).map(({ name, enabled }) => [name, enabled]));
+  const servedBy = async (change: AgentChangeKind) =>
+    change === 'install'
+      ? {
+          cofferServers: new Map(
+            (await services.servers.list()).map(({ name, enabled }) => [name, enabled]),
+          ),
+        }
+      : {};
 
   for (const change of changes) {
     app.post(`/agents/:id/${change}/preview`, async (c) => {
       const input = parseInput(agentChangeSchema, await readJsonBody(c));
-      const options = { ...input, cofferServers: await cofferServers() };
+      const options = { ...input, ...(await servedBy(change)) };
       const preview = await setup().preview(change, c.req.param('id'), input.scope, options);
       return c.json({ preview });
     });
@@ -61,7 +67,7 @@ export function agentRoutes(services: ApiServices): Hono {
       const input = parseInput(agentChangeSchema, await readJsonBody(c));
       const result = await setup().apply(change, id, input.scope, {
         replace: input.replace,
-        cofferServers: await cofferServers(),
+        ...(await servedBy(change)),
         ...(input.expected_sha256 === undefined ? {} : { expectedSha256: input.expected_sha256 }),
       });
       if (result.changes)
