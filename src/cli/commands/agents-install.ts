@@ -14,6 +14,7 @@ import {
   type UninstallPlan,
 } from '../../agents/index.js';
 import { findDaemon } from '../../discovery/index.js';
+import type { ApiClient } from '../api-client.js';
 import type { CliContext } from '../cli-context.js';
 import { agentContext, knownServers, parseScope, shimLaunch } from './agents-shared.js';
 
@@ -28,8 +29,8 @@ function installLines(plan: InstallPlan, launch: ShimLaunch, dryRun: boolean): s
   return [header, ...installSummary(plan, launch, dryRun).map((line) => `  ${line}`)];
 }
 
-async function cofferServers(context: CliContext): Promise<ReadonlyMap<string, boolean>> {
-  const servers = await knownServers(await context.api());
+async function cofferServers(api: ApiClient): Promise<ReadonlyMap<string, boolean>> {
+  const servers = await knownServers(api);
   return new Map(servers.map(({ name, enabled }) => [name, enabled !== false]));
 }
 
@@ -44,6 +45,9 @@ export async function install(context: CliContext, id: string, flags: InstallFla
   const location = chooseLocation(agent, agents, parseScope(flags.scope));
   const launch = shimLaunch(context.env);
   const replace = flags.replace === true;
+  // Only --replace takes entries out, and only for servers Coffer serves: ask the daemon,
+  // whose port then comes with it; otherwise a running daemon's port, if any.
+  const api = replace ? await context.api() : undefined;
   const plan = readInstallPlan({
     cofferHome: context.paths.home,
     context: agents,
@@ -51,9 +55,8 @@ export async function install(context: CliContext, id: string, flags: InstallFla
     location,
     launch,
     replace,
-    ownPort: (await findDaemon(context.paths))?.port,
-    // Only --replace takes entries out, and only for servers Coffer serves: ask the daemon.
-    cofferServers: replace ? await cofferServers(context) : undefined,
+    ownPort: api?.daemon.port ?? (await findDaemon(context.paths))?.port,
+    cofferServers: api === undefined ? undefined : await cofferServers(api),
   });
   const dryRun = flags.dryRun === true;
   const lines = installLines(plan, launch, dryRun);
