@@ -50,6 +50,8 @@ export class StdioProcessTransport implements Transport {
   /** Set once the child broke the framing beyond repair: the rest of its stdout is ignored. */
   private cutOff = false;
   private exited: Promise<void> = Promise.resolve();
+  /** Settles when the server's stdin drains (or closes), while a write waits for it. */
+  private drained: Promise<void> | undefined;
   /** Why the child ended, if it did: read when the handshake fails. */
   readonly startFailure = new StartFailure();
 
@@ -110,10 +112,20 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || !stdin.writable)
       return Promise.reject(new Error('Not connected'));
-    return new Promise((resolve) => {
-      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
-      else stdin.once('drain', resolve);
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    // One wait for all writes behind a full pipe: a listener per message would pile up
+    // (thousands, and Node's MaxListenersExceededWarning) for a server slow to read.
+    this.drained ??= new Promise<void>((resolve) => {
+      const done = (): void => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        this.drained = undefined;
+        resolve();
+      };
+      stdin.once('drain', done);
+      stdin.once('close', done);
     });
+    return this.drained;
   }
 
   async close(): Promise<void> {
