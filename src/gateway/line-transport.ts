@@ -10,6 +10,8 @@ export interface LineTransportOptions extends TransportParts {
   readonly sessionId: string;
   /** Writes one line, its newline included, to the connection. */
   readonly write: (line: WireText) => void;
+  /** After each message is written: an answer frees its request's place (flow control). */
+  readonly answered?: (message: JSONRPCMessage) => void;
   /** Ends the connection (the session closed). */
   readonly end: () => void;
 }
@@ -42,6 +44,7 @@ export class LineTransport implements Transport {
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.closed) return Promise.reject(new Error('Not connected'));
     this.options.write(this.options.results.encode(message, '\n'));
+    this.options.answered?.(message);
     return Promise.resolve();
   }
 

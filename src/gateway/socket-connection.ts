@@ -6,6 +6,7 @@ import type { JsonObject } from '../domain/ports.js';
 import type { Logger } from '../observability/logger.js';
 import type { Gateway } from './gateway.js';
 import { MAX_BODY_BYTES } from './json-body.js';
+import { ConnectionFlow, type FlowSocket } from './connection-flow.js';
 import { classifyMessage, unsupported } from './era-classification.js';
 import { isRequest, messageProblem, requestIdOf } from './json-rpc-shape.js';
 import { LineReader } from './line-reader.js';
@@ -18,7 +19,7 @@ import { serverRefusal } from './endpoint-server.js';
 import { parseHello, READY_LINE, refusedLine, type Hello } from './socket-hello.js';
 
 /** The part of a socket (net.Socket) a connection uses. */
-export interface LineSocket {
+export interface LineSocket extends FlowSocket {
   write(data: string | Uint8Array): unknown;
   cork(): unknown;
   uncork(): unknown;
@@ -26,6 +27,7 @@ export interface LineSocket {
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on(event: 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'drain', listener: () => void): unknown;
 }
 
 export interface SocketConnectionOptions {
@@ -66,11 +68,13 @@ export class SocketConnection {
   private readonly queue: JSONRPCMessage[] = [];
   /** Lines that came while the hello was being checked, read once it is answered. */
   private readonly early: Buffer[] = [];
+  private readonly flow: ConnectionFlow;
 
   constructor(
     private readonly socket: LineSocket,
     private readonly options: SocketConnectionOptions,
   ) {
+    this.flow = new ConnectionFlow(socket);
     const reader = new LineReader({
       maxBytes: MAX_BODY_BYTES,
       onLine: (line) => this.line(line),
@@ -95,11 +99,30 @@ export class SocketConnection {
   /** Text or bytes that end with their own newline (a session's message, LineTransport). */
   private writeRaw(data: WireText): void {
     if (this.state === 'closed') return;
-    if (typeof data === 'string') return void this.socket.write(data);
-    // Chunks around a kept result's bytes: corked, so they leave in one writev, uncopied.
-    this.socket.cork();
-    for (const chunk of data) this.socket.write(chunk);
-    this.socket.uncork();
+    if (typeof data === 'string') this.socket.write(data);
+    else {
+      // Chunks around a kept result's bytes: corked, so they leave in one writev, uncopied.
+      this.socket.cork();
+      for (const chunk of data) this.socket.write(chunk);
+      this.socket.uncork();
+    }
+    // A shim that is not reading gets no new requests read from it either.
+    this.flow.update();
+  }
+
+  /** What the session was handed: a request holds its bytes until answered or cancelled. */
+  private track(message: JSONRPCMessage, bytes: number): void {
+    if (isRequest(message)) return this.flow.requested(message.id, bytes);
+    if (!('method' in message) || message.method !== 'notifications/cancelled') return;
+    const id = (message.params as JsonObject | undefined)?.['requestId'];
+    if (typeof id === 'string' || typeof id === 'number') this.flow.settled(id);
+  }
+
+  /** An answer the session wrote frees its request's bytes. */
+  private answered(message: JSONRPCMessage): void {
+    if ('method' in message || !('id' in message)) return;
+    if (typeof message.id === 'string' || typeof message.id === 'number')
+      this.flow.settled(message.id);
   }
 
   private line(line: Buffer): void {
@@ -120,11 +143,12 @@ export class SocketConnection {
     const items: unknown[] = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
     if (items.length === 0)
       return this.write(rpcError(null, -32600, 'Invalid Request: an empty batch'));
+    const bytes = Math.ceil(line.length / items.length);
     for (const item of items) {
       const problem = messageProblem(item);
       if (problem !== undefined)
         this.write(rpcError(requestIdOf(item), -32600, `Invalid Request: ${problem}`));
-      else this.message(item as JSONRPCMessage);
+      else this.message(item as JSONRPCMessage, bytes);
     }
   }
 
@@ -175,9 +199,15 @@ export class SocketConnection {
     this.socket.end();
   }
 
-  private message(message: JSONRPCMessage): void {
-    if (this.state === 'open') return this.transport?.receive(message);
-    if (this.state === 'opening') return void this.queue.push(message);
+  private message(message: JSONRPCMessage, bytes: number): void {
+    if (this.state === 'open') {
+      this.track(message, bytes);
+      return this.transport?.receive(message);
+    }
+    if (this.state === 'opening') {
+      this.track(message, bytes);
+      return void this.queue.push(message);
+    }
     const era = classifyMessage(message);
     if (era.era === 'rejected') {
       const { code, message: text, data } = era.error;
@@ -186,7 +216,7 @@ export class SocketConnection {
     if ('method' in message && message.method === 'initialize' && 'id' in message) {
       if (era.era === 'legacy') return void this.open(message);
     }
-    if (era.era === 'modern' || this.state === 'modern') return this.stateless(message);
+    if (era.era === 'modern' || this.state === 'modern') return this.stateless(message, bytes);
     if (!isRequest(message)) return;
     // MCP lets a client ping before initialize (lifecycle: "other than pings"), as an
     // upstream on stdio would answer it; everything else needs the session.
@@ -196,7 +226,7 @@ export class SocketConnection {
   }
 
   /** A message of the 2026-07-28 era: each request must carry its envelope. */
-  private stateless(message: JSONRPCMessage): void {
+  private stateless(message: JSONRPCMessage, bytes: number): void {
     if (isRequest(message) && classifyMessage(message).era === 'legacy') {
       const { code, message: text, data } = unsupported(undefined).error;
       return this.write(rpcError(message.id, code, text, data));
@@ -206,10 +236,12 @@ export class SocketConnection {
       const service = this.options.gateway.stateless.get(hello.scope, hello.mode);
       this.modern = service.channel((out) => {
         this.writeRaw(service.serialized.encode(out, '\n'));
+        this.answered(out);
         return Promise.resolve();
       });
       this.state = 'modern';
     }
+    this.track(message, bytes);
     this.modern.receive(message);
   }
 
@@ -231,6 +263,7 @@ export class SocketConnection {
             ...parts,
             sessionId: randomUUID(),
             write: (line) => this.writeRaw(line),
+            answered: (message) => this.answered(message),
             end: () => this.end(),
           });
           return this.transport;
@@ -242,7 +275,12 @@ export class SocketConnection {
       this.write(rpcError(initialize.id, rpc.code, rpc.message, rpc.data));
       this.transport = undefined;
       if (this.state === 'opening') this.state = 'waiting';
-      this.queue.length = 0;
+      // What came while it opened fails with it: each request still gets its one answer.
+      for (const queued of this.queue.splice(0)) {
+        if (!isRequest(queued)) continue;
+        this.write(rpcError(queued.id, rpc.code, rpc.message, rpc.data));
+        this.flow.settled(queued.id);
+      }
       return;
     }
     // The client may have left while the session was starting.

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { CofferError, isErrorCode } from '../domain/errors.js';
 import { LineReader } from '../domain/line-reader.js';
+import { holdWhileFull, type DrainableWriter, type PausableReader } from '../domain/read-hold.js';
 import type { Timers } from './timers.js';
 
 /**
@@ -28,12 +29,16 @@ export interface ChannelEvents {
   onLine(line: Buffer): void;
   /** The connection ended (daemon stopped or died, or `close` was called). */
   onClose(reason: string): void;
+  /** Reading from the daemon began to wait for the client to read what it was given. */
+  onHeld(): void;
 }
 
 export interface ChannelOptions {
   readonly timers: Timers;
   /** From the connect to the daemon's answer to the hello. */
   readonly helloTimeoutMs: number;
+  /** Where the daemon's lines go (the client's stdout): reading waits while it is full. */
+  readonly output?: DrainableWriter;
 }
 
 export const CHANNEL_VERSION = 1;
@@ -52,6 +57,11 @@ export class DaemonChannel {
     if (!this.isOpen) return false;
     this.socket.write(`${line}\n`);
     return true;
+  }
+
+  /** Pauses `reader` (the client's stdin) while the daemon is not taking what it is sent. */
+  holdWhileFull(reader: PausableReader): boolean {
+    return this.isOpen && holdWhileFull(reader, this.socket);
   }
 
   /** Ends the connection: for the daemon, the session is over. */
@@ -98,7 +108,11 @@ export function openChannel(
       },
       onOverflow: () => undefined,
     });
-    socket.on('data', (chunk: Buffer) => reader.push(chunk));
+    const { output } = options;
+    socket.on('data', (chunk: Buffer) => {
+      reader.push(chunk);
+      if (output !== undefined && holdWhileFull(socket, output)) events.onHeld();
+    });
     socket.once('connect', () => {
       const line = { coffer: 'hello', version: CHANNEL_VERSION, token: endpoint.token, ...hello };
       socket.write(`${JSON.stringify(line)}\n`);

@@ -5,6 +5,7 @@ import {
   type DaemonEndpoint,
   type HelloRequest,
 } from './daemon-channel.js';
+import type { DrainableWriter, PausableReader } from '../domain/read-hold.js';
 import { DaemonMessage } from './daemon-message.js';
 import { isJsonObject, type JsonRpcMessage } from './json-rpc.js';
 import type { ShimLog } from './shim-log.js';
@@ -33,6 +34,8 @@ export interface LinkOptions {
   readonly timers: Timers;
   /** The hello's answer; also the bound for the replayed initialize's answer (×6). */
   readonly helloTimeoutMs?: number;
+  /** The client's stdout: the daemon's lines are read no faster than the client reads. */
+  readonly output?: DrainableWriter;
 }
 
 export interface Replay {
@@ -58,6 +61,8 @@ export class DaemonLink {
   private generation = 0;
   private closed = false;
   private ownAnswer: OwnAnswer | undefined;
+  /** Each direction's first hold is logged: a slow side is worth one line, not thousands. */
+  private readonly heldSaid = { client: false, daemon: false };
 
   constructor(private readonly options: LinkOptions) {}
 
@@ -69,6 +74,18 @@ export class DaemonLink {
   /** Sends one line on the open channel; false when there is none. */
   send(line: string): boolean {
     return this.live !== undefined && this.channel!.send(line);
+  }
+
+  /**
+   * Call after handing the client's lines to `send`: while the daemon is not taking them
+   * (its session is itself waiting for the client to read), the client's stdin waits.
+   */
+  holdWhileFull(reader: PausableReader): void {
+    if (this.live !== undefined && this.channel!.holdWhileFull(reader))
+      this.saidOnce(
+        'daemon',
+        "the daemon is taking the client's lines slower than they come; reading stdin waits for it",
+      );
   }
 
   /**
@@ -105,8 +122,17 @@ export class DaemonLink {
       {
         onLine: (line) => this.fromDaemon(line, generation),
         onClose: (reason) => this.lost(generation, reason),
+        onHeld: () =>
+          this.saidOnce(
+            'client',
+            "the client is reading its stdout slower than the daemon's lines come; reading the daemon waits for it",
+          ),
       },
-      { timers: this.options.timers, helloTimeoutMs: this.helloTimeoutMs },
+      {
+        timers: this.options.timers,
+        helloTimeoutMs: this.helloTimeoutMs,
+        ...(this.options.output === undefined ? {} : { output: this.options.output }),
+      },
     );
     try {
       if (replay !== undefined) await this.replay(channel, generation, replay);
@@ -203,6 +229,12 @@ export class DaemonLink {
       const raw = Array.isArray(parsed) ? JSON.stringify(message) : line;
       this.options.events.onMessage(DaemonMessage.parsed(message, raw), generation);
     }
+  }
+
+  private saidOnce(side: 'client' | 'daemon', message: string): void {
+    if (this.heldSaid[side]) return;
+    this.heldSaid[side] = true;
+    this.options.log.info(`${message} (said once)`);
   }
 
   /** Also for a channel already replaced: what was sent on it still needs its failure. */

@@ -1,4 +1,5 @@
 import { CofferError } from '../domain/errors.js';
+import type { PausableReader } from '../domain/read-hold.js';
 import { readClientLine } from './client-line.js';
 import { InFlight } from './in-flight.js';
 import { DaemonLink, type LinkOptions, type Replay } from './daemon-link.js';
@@ -32,7 +33,7 @@ export interface RelayOptions {
   readonly write: (line: string | Buffer) => void;
   readonly log: ShimLog;
   readonly timers: Timers;
-  readonly daemon: Pick<LinkOptions, 'discover' | 'hello' | 'helloTimeoutMs'>;
+  readonly daemon: Pick<LinkOptions, 'discover' | 'hello' | 'helloTimeoutMs' | 'output'>;
 }
 
 const LIST_CHANGED_KINDS = ['tools', 'prompts', 'resources'] as const;
@@ -79,6 +80,11 @@ export class Relay {
       if (item.ok) this.accept(item.message, item.raw);
       else this.reply(item.id, item.error);
     }
+  }
+
+  /** Call after each chunk of stdin: it waits while the daemon is not taking lines. */
+  holdWhileFull(stdin: PausableReader): void {
+    this.link.holdWhileFull(stdin);
   }
 
   /**

@@ -38,7 +38,11 @@ export async function runShim(args: readonly string[]): Promise<number> {
     write: writeLine,
     log,
     timers: systemTimers,
-    daemon: { discover: () => locateDaemon(paths, log), hello: helloRequest(parsed.options) },
+    daemon: {
+      discover: () => locateDaemon(paths, log),
+      hello: helloRequest(parsed.options),
+      output: process.stdout,
+    },
   });
   relay.start();
   const reason = await clientGone(relay, log);
@@ -85,7 +89,10 @@ function clientGone(relay: Relay, log: ShimLog): Promise<string> {
         );
       },
     });
-    process.stdin.on('data', (chunk: Buffer) => reader.push(chunk));
+    process.stdin.on('data', (chunk: Buffer) => {
+      reader.push(chunk);
+      relay.holdWhileFull(process.stdin);
+    });
     process.stdin.once('end', () => resolve('stdin closed'));
     process.stdin.once('close', () => resolve('stdin closed'));
     process.stdin.once('error', (error) => {
