@@ -1,7 +1,9 @@
 import {
   applyEdits,
+  findNodeAtLocation,
   modify,
   parse,
+  parseTree,
   printParseErrorCode,
   type FormattingOptions,
   type ModificationOptions,
@@ -64,6 +66,17 @@ function valueAt(root: unknown, key: readonly string[]): unknown {
   return node;
 }
 
+/**
+ * How many times `name` is a key of the map at `key`. JSON allows a name twice; the
+ * agents, like JSON.parse, read the last, while jsonc-parser edits the first.
+ */
+function occurrences(text: string, key: readonly string[], name: string): number {
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const map = tree === undefined ? undefined : findNodeAtLocation(tree, [...key]);
+  if (map?.type !== 'object') return 0;
+  return (map.children ?? []).filter((property) => property.children?.[0]?.value === name).length;
+}
+
 /** Windows editors save one; the agents read past it, and uninstall must give it back. */
 const BOM = '\uFEFF';
 
@@ -88,7 +101,7 @@ export function jsonDocument(text: string, flavour: JsonFlavour): ConfigDocument
   const base: ModificationOptions = isSingleLine(text)
     ? {}
     : { formattingOptions: formatting(text) };
-  return {
+  const document: ConfigDocument = {
     format: flavour,
     text,
     servers(key) {
@@ -98,6 +111,9 @@ export function jsonDocument(text: string, flavour: JsonFlavour): ConfigDocument
       return map;
     },
     withServer(key, name, value) {
+      // modify sets the first copy while the agent reads the last: one entry replaces them all.
+      if (occurrences(text, key, name) > 1)
+        return document.withoutServer(key, name).withServer(key, name, value);
       const next = edit([...key, name], value, { ...base, getInsertionIndex: () => 0 });
       // A file Coffer creates ends with a newline, like one an editor saves.
       return text.trim() === '' ? jsonDocument(`${next.text}\n`, flavour) : next;
@@ -108,9 +124,12 @@ export function jsonDocument(text: string, flavour: JsonFlavour): ConfigDocument
       // Without formatting, removing the first entry would pull the next one up onto the
       // line of the opening brace; with it, removing a later entry would reformat the one
       // before. Each case takes the variant that leaves the other entries as they were.
-      return edit([...key, name], undefined, first ? base : {});
+      const next = edit([...key, name], undefined, first ? base : {});
+      // Every copy goes: removing only the first would leave the agent reading the last.
+      return occurrences(next.text, key, name) > 0 ? next.withoutServer(key, name) : next;
     },
   };
+  return document;
 }
 
 function notAMap(text: string, key: readonly string[]): ParseProblem {

@@ -180,6 +180,32 @@ describe('install --replace and uninstall keep users safe', () => {
     expect([...served.removed].sort()).toEqual(['docs', 'github']);
   });
 
+  it('removes every copy of a name the file gives twice, and uninstall brings back the one read', () => {
+    const twice =
+      '{\n  "mcpServers": {\n    "github": { "command": "old-github-mcp" },\n    "docs": { "command": "docs-mcp" },\n    "github": { "command": "github-mcp" }\n  }\n}\n';
+    write(location.path, twice);
+    importAll(home, cursor, location);
+    const plan = install(home, cursor, location);
+    expect([...plan.removed].sort()).toEqual(['docs', 'github']);
+    expect(read(location.path)).not.toContain('github');
+    expect(Object.keys(requireConfig(location).document.servers(['mcpServers'])!)).toEqual([
+      'coffer',
+    ]);
+    write(
+      location.path,
+      read(location.path).replace(
+        '"mcpServers": {',
+        '"mcpServers": {\n    "notes": { "command": "notes-mcp" },',
+      ),
+    );
+    applyUninstall(home.cofferHome, planUninstall(home.cofferHome, cursor, location));
+    expect(requireConfig(location).document.servers(['mcpServers'])).toEqual({
+      notes: { command: 'notes-mcp' },
+      github: { command: 'github-mcp' },
+      docs: { command: 'docs-mcp' },
+    });
+  });
+
   it('refuses to overwrite a "coffer" entry that is not Coffer', () => {
     const foreign = '{ "mcpServers": { "coffer": { "command": "coffee", "args": ["--brew"] } } }\n';
     write(location.path, foreign);

@@ -51,6 +51,22 @@ describe('JSON and JSONC documents', () => {
     expect(first.servers(key)).toEqual({ b: { command: 'y' } });
   });
 
+  it('removes every occurrence of a name given twice, as the agent reads the last', () => {
+    const text =
+      '{\n  "mcpServers": {\n    "a": { "command": "old" },\n    "b": { "command": "y" },\n    "a": { "command": "new" }\n  }\n}\n';
+    for (const flavour of ['json', 'jsonc'] as const) {
+      const document = documentFromText(text, flavour);
+      expect(document.servers(key)).toEqual({ a: { command: 'new' }, b: { command: 'y' } });
+      const removed = document.withoutServer(key, 'a');
+      expect(removed.text).not.toContain('"a"');
+      expect(removed.servers(key)).toEqual({ b: { command: 'y' } });
+      // Setting it leaves one entry, the one the agent now reads.
+      const set = document.withServer(key, 'a', entry);
+      expect(set.text.match(/"a"/g)).toHaveLength(1);
+      expect(set.servers(key)).toEqual({ a: entry, b: { command: 'y' } });
+    }
+  });
+
   it('reads past a byte order mark and keeps it in what it writes', () => {
     const text = '\uFEFF{\n  "mcpServers": {\n    "a": { "command": "x" }\n  }\n}\n';
     for (const flavour of ['json', 'jsonc'] as const) {
