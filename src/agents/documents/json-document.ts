@@ -114,6 +114,8 @@ export function jsonDocument(text: string, flavour: JsonFlavour): ConfigDocument
       // modify sets the first copy while the agent reads the last: one entry replaces them all.
       if (occurrences(text, key, name) > 1)
         return document.withoutServer(key, name).withServer(key, name, value);
+      if (root === undefined && text.trim() !== '')
+        return jsonDocument(afterComments(text, [...key, name], value), flavour);
       const next = edit([...key, name], value, { ...base, getInsertionIndex: () => 0 });
       // A file Coffer creates ends with a newline, like one an editor saves.
       return text.trim() === '' ? jsonDocument(`${next.text}\n`, flavour) : next;
@@ -130,6 +132,18 @@ export function jsonDocument(text: string, flavour: JsonFlavour): ConfigDocument
     },
   };
   return document;
+}
+
+/**
+ * A file of comments alone (VS Code's `// …` in a new mcp.json): jsonc-parser would put
+ * the object on one line in front of them. The object goes after them instead, laid out
+ * as a file Coffer creates, in the file's line endings.
+ */
+function afterComments(text: string, path: string[], value: unknown): string {
+  const eol = usesCrlf(text) ? '\r\n' : '\n';
+  const object = applyEdits('', modify('', path, value, { formattingOptions: formatting(text) }));
+  const head = text.endsWith('\n') ? text : `${text}${eol}`;
+  return `${head}${object}${eol}`;
 }
 
 function notAMap(text: string, key: readonly string[]): ParseProblem {

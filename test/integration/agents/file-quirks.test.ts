@@ -86,3 +86,20 @@ describe('a read-only agent file', () => {
     expect(existsSync(join(home.cofferHome, 'agents', 'backups'))).toBe(false);
   });
 });
+
+describe('a JSONC file of comments alone (a new VS Code mcp.json)', () => {
+  it('gets the object after its comments, and uninstall gives it back', () => {
+    const agent = findAgent('vscode');
+    const location = chooseLocation(agent, home.context, 'user');
+    const original = '// Add MCP servers here\n';
+    write(location.path, original);
+    applyInstall(home.cofferHome, planFor(agent, location));
+    const installed = readFileSync(location.path, 'utf8');
+    expect(installed.startsWith(`${original}{\n  "servers": {\n`)).toBe(true);
+    expect(requireConfig(location).document.servers(['servers'])?.['coffer']).toEqual(
+      agent.shimEntry(launch),
+    );
+    applyUninstall(home.cofferHome, planUninstall(home.cofferHome, agent, location));
+    expect(readFileSync(location.path, 'utf8')).toBe(original);
+  });
+});

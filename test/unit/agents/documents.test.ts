@@ -37,6 +37,20 @@ describe('JSON and JSONC documents', () => {
     expect(created.text.endsWith('}\n')).toBe(true);
   });
 
+  it('adds the object after the comments of a file that holds only comments', () => {
+    const vscode = ['servers'];
+    for (const text of ['// my MCP servers\n', '/* none yet */', '// a\r\n// b\r\n']) {
+      const next = documentFromText(text, 'jsonc').withServer(vscode, 'coffer', entry);
+      expect(next.text.startsWith(text.trimEnd())).toBe(true);
+      expect(next.servers(vscode)).toEqual({ coffer: entry });
+      const crlf = text.includes('\r\n');
+      const eol = crlf ? '\r\n' : '\n';
+      expect(next.text.endsWith(`}${eol}`)).toBe(true);
+      expect(next.text).toContain(`${eol}{${eol}  "servers": {${eol}    "coffer": {`);
+      if (!crlf) expect(next.text).not.toContain('\r');
+    }
+  });
+
   it('removes entries, leaving the entries before them as written', () => {
     const text =
       '{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "b": { "command": "y" }\n  }\n}\n';
