@@ -7,6 +7,7 @@ import { isOwnEndpoint } from '../domain/own-endpoint.js';
 import { sameLaunch, type KnownServer } from '../domain/same-launch.js';
 import { entryFingerprint } from './entry-fields.js';
 import { anchorLaunch, type EntryPlace } from './launch-folder.js';
+import { expandDefaults } from './default-variables.js';
 import { expandPathVariables, pathVariables } from './path-variables.js';
 import { fillInNote, hasPlaceholder, isSecret } from './secret-detection.js';
 import { freeName, toCofferName } from './server-names.js';
@@ -189,6 +190,11 @@ function skipOf(
   return undefined;
 }
 
+/** The names `--secret` marks, in lower case (headers compare so). */
+function markedNames(options: ImportOptions): ReadonlySet<string> {
+  return new Set((options.secretNames ?? []).map((name) => name.toLowerCase()));
+}
+
 function definitionItem(
   base: ItemBase,
   server: string,
@@ -196,7 +202,7 @@ function definitionItem(
   notes: string[],
   options: ImportOptions,
 ): ImportItem {
-  const marked = new Set((options.secretNames ?? []).map((name) => name.toLowerCase()));
+  const marked = markedNames(options);
   const env = splitSecrets(parsed.env, marked, 'env', notes);
   const headers = splitSecrets(parsed.headers, marked, 'header', notes);
   const result = serverDefinitionSchema.safeParse(definitionInput(server, parsed, env, headers));
@@ -217,7 +223,7 @@ function planEntry(
   options: Planning,
 ): ImportItem {
   const base: ItemBase = { original, fingerprint: entryFingerprint(raw), secrets: [] };
-  const parsed = readWhere(agent, raw, options.place);
+  const parsed = readWhere(agent, raw, options);
   if (isSkipped(parsed) && parsed.malformed === true)
     return { ...base, server: original, action: 'invalid', reason: parsed.skip, notes: [] };
   const skip = skipOf(parsed, original, options);
@@ -247,16 +253,20 @@ function planEntry(
 }
 
 /**
- * The entry as the agent runs it where it is written: its path variables filled in, and a
- * local server naming paths of the project given the project as its folder.
+ * The entry as the agent runs it where it is written: Claude Code's `${VAR:-default}` read
+ * as their defaults, path variables filled in, and a local server naming paths of the
+ * project given the project as its folder.
  */
-function readWhere(
-  agent: AgentDefinition,
-  raw: unknown,
-  place: EntryPlace | undefined,
-): ParsedEntry {
-  const parsed = agent.parseEntry(raw);
-  if (isSkipped(parsed) || place === undefined) return parsed;
+function readWhere(agent: AgentDefinition, raw: unknown, options: ImportOptions): ParsedEntry {
+  const entry = agent.parseEntry(raw);
+  const { place } = options;
+  if (isSkipped(entry)) return entry;
+  const marked = markedNames(options);
+  const parsed =
+    agent.defaultVariables === true
+      ? expandDefaults(entry, (name) => isSecret(name, '', marked))
+      : entry;
+  if (place === undefined) return parsed;
   const read =
     agent.pathVariables === true ? expandPathVariables(parsed, pathVariables(place)) : parsed;
   const anchored =

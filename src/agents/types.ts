@@ -93,6 +93,8 @@ export interface AgentDefinition {
    * in its entries, and so does an import of them (path-variables.ts).
    */
   readonly pathVariables?: boolean;
+  /** The agent reads `${VAR:-default}` as VAR, else the default (default-variables.ts). */
+  readonly defaultVariables?: boolean;
   /** The entry, in the agent's own format, that runs `coffer shim`. */
   shimEntry(launch: ShimLaunch): Record<string, unknown>;
 }

@@ -31,5 +31,6 @@ export const claudeCode: AgentDefinition = {
   },
   markers: (context) => [join(context.homeDir, '.claude')],
   parseEntry: (raw) => readEntry(raw),
+  defaultVariables: true,
   shimEntry: (launch) => shimEntry(launch, { type: 'stdio' }),
 };

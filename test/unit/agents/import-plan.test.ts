@@ -317,3 +317,66 @@ describe('planImport', () => {
     expect(item?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe("Claude Code's ${VAR:-default}", () => {
+  const claudeCode = findAgent('claude-code');
+
+  it('is read as its default, the value the agent uses while VAR is unset, and said', () => {
+    const [local, remote] = planImport(
+      claudeCode,
+      {
+        files: {
+          command: '${NODE_BIN:-node}',
+          args: ['server.js', '--root=${ROOT:-/srv/data}'],
+          env: { LOG_LEVEL: '${LOG_LEVEL:-info}', API_KEY: '${API_KEY:-}', MODE: '${MODE}' },
+        },
+        api: {
+          type: 'http',
+          url: '${API_URL:-https://api.example.com}/mcp',
+          headers: { 'X-Team': '${TEAM:-core}' },
+        },
+      },
+      { known: none },
+    );
+    expect(local?.definition).toMatchObject({
+      command: 'node',
+      args: ['server.js', '--root=/srv/data'],
+      env: { LOG_LEVEL: 'info', MODE: '${MODE}' },
+      secret_env: ['API_KEY'],
+    });
+    expect(local?.secrets).toEqual([]);
+    expect(local?.notes).toContain(
+      'read ${NODE_BIN:-node} as "node", ${ROOT:-/srv/data} as "/srv/data", ${LOG_LEVEL:-info} as "info": the agent\'s values while those variables are unset; where it has them set, change the server in Coffer (coffer mcp edit)',
+    );
+    // An empty default for a secret is no value: the agent fills it in, as ${API_KEY}.
+    expect(local?.notes.join('\n')).toContain('env API_KEY is filled in by the agent');
+    expect(remote?.definition).toMatchObject({
+      url: 'https://api.example.com/mcp',
+      headers: { 'X-Team': 'core' },
+    });
+  });
+
+  it('stores a secret default as the secret, and never prints it', () => {
+    const [item] = planImport(
+      claudeCode,
+      { gh: { command: 'gh-mcp', env: { GH_TOKEN: '${GH_TOKEN:-ghp_abc123}' } } },
+      { known: none },
+    );
+    expect(item?.secrets).toEqual([
+      { server: 'gh', kind: 'env', name: 'GH_TOKEN', value: 'ghp_abc123' },
+    ]);
+    expect(item?.notes.join('\n')).not.toContain('ghp_abc123');
+    expect(item?.notes).toContain(
+      "read ${GH_TOKEN:-***} as its default: the agent's value while GH_TOKEN is unset; where it has GH_TOKEN set, change the server in Coffer (coffer mcp edit)",
+    );
+  });
+
+  it('stays as written for agents that do not expand it', () => {
+    const [item] = planImport(
+      cursor,
+      { s: { command: 'x', env: { LOG_LEVEL: '${LOG_LEVEL:-info}' } } },
+      { known: none },
+    );
+    expect(item?.definition?.env).toEqual({ LOG_LEVEL: '${LOG_LEVEL:-info}' });
+  });
+});
