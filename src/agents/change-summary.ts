@@ -1,5 +1,6 @@
 import { COFFER_ENTRY, type InstallPlan } from './install-plan.js';
 import { describeLocation } from './locations.js';
+import type { RestorePlan } from './restore.js';
 import type { ShimLaunch } from './types.js';
 import { uninstallChanges, type UninstallPlan } from './uninstall.js';
 
@@ -70,5 +71,48 @@ export function uninstallSummary(plan: UninstallPlan, dryRun: boolean): string[]
   if (!plan.exact && plan.record !== undefined && plan.record.backup_id === undefined)
     lines.push('note: the file changed since the install; other changes are kept');
   for (const name of plan.restored) lines.push(`+ ${would}put back "${name}"`);
+  return lines;
+}
+
+/**
+ * What a restore does to the file as it is now: every change made since the backup (by
+ * Coffer or anyone) leaves it, and is kept as a new backup, the latest, so a plain
+ * `coffer agents restore` brings it back. `safety`: that backup, once taken.
+ */
+export function restoreSummary(
+  plan: RestorePlan,
+  agentId: string,
+  dryRun: boolean,
+  safety?: string,
+): string[] {
+  const { backup } = plan;
+  if (plan.before === plan.after)
+    return ['  the file already matches this backup; nothing to change'];
+  const action = backup.existed
+    ? `restore ${backup.path}`
+    : `remove ${backup.path} (it did not exist)`;
+  const back = `coffer agents restore ${agentId} brings them back`;
+  const lines = [
+    dryRun ? `  would ${action}` : `  ${backup.existed ? 'restored' : 'removed'} ${backup.path}`,
+  ];
+  if (plan.before === undefined)
+    lines.push(
+      dryRun
+        ? '  there is no file now, so there is nothing to keep'
+        : '  there was no file, so nothing was kept',
+    );
+  else if (dryRun)
+    lines.push(
+      `  the file as it is now, with every change made to it since that backup (by Coffer or by anyone), would be kept as a new backup: ${back}`,
+    );
+  if (plan.undoesInstall)
+    lines.push(
+      `  the install that backup was taken before, and any later one, ${dryRun ? 'would count' : 'count'} as undone: a later uninstall puts back nothing their --replace removed`,
+    );
+  if (dryRun) lines.push('Dry run: nothing was changed.');
+  else if (safety !== undefined && plan.before !== undefined)
+    lines.push(
+      `The file as it was, with the changes since backup ${backup.id}, is kept as backup ${safety}: ${back}.`,
+    );
   return lines;
 }

@@ -43,7 +43,7 @@ export { readState, updateState, isAt, type ImportRecord } from './agent-state.j
 export { brokenShims, checkShims, shimKey, type ShimCheck } from './shim-check.js';
 export { agentDoctor, type AgentDoctorReport } from './agent-doctor.js';
 export { staleTokenEntries, type StaleTokenEntry } from './stale-tokens.js';
-export { installSummary, uninstallSummary } from './change-summary.js';
+export { installSummary, restoreSummary, uninstallSummary } from './change-summary.js';
 export { shimLaunch } from './shim-launch.js';
 export { createAgentSetup, type AgentSetupOptions, type SyncAgentSetup } from './agent-setup.js';
 export { leftToImport, locationFields } from './agent-view.js';

@@ -2,7 +2,7 @@ import { CofferError } from '../domain/errors.js';
 import { writeBackedUp } from './backed-up-write.js';
 import { listBackups, readBackup, type BackupInfo } from './backups.js';
 import { undoInstallsSince } from './restore-state.js';
-import { isAt, updateState, type InstallRecord } from './agent-state.js';
+import { isAt, readState, updateState, type InstallRecord } from './agent-state.js';
 import { readIfExists, sha256 } from './safe-files.js';
 import type { AgentDefinition, Scope } from './types.js';
 
@@ -40,6 +40,8 @@ export interface RestorePlan {
   readonly backup: BackupInfo;
   readonly before: string | undefined;
   readonly after: string | undefined;
+  /** The backup was taken before an install Coffer still counts: the restore undoes it. */
+  readonly undoesInstall: boolean;
 }
 
 export interface RestoreOptions {
@@ -80,7 +82,12 @@ export function planRestore(
 ): RestorePlan {
   const backup = chooseBackup(cofferHome, agent, options);
   const { text } = readBackup(cofferHome, backup.id);
-  return { backup, before: readIfExists(backup.path), after: text };
+  const undoesInstall =
+    backup.reason === 'install' &&
+    readState(cofferHome).installs.some(
+      (record) => record.agent === backup.agent && record.path === backup.path,
+    );
+  return { backup, before: readIfExists(backup.path), after: text, undoesInstall };
 }
 
 export function applyRestore(

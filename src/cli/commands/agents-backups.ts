@@ -4,6 +4,7 @@ import {
   findAgent,
   listBackups,
   planRestore,
+  restoreSummary,
   type BackupInfo,
 } from '../../agents/index.js';
 import type { CliContext } from '../cli-context.js';
@@ -39,18 +40,11 @@ export function restore(context: CliContext, id: string, flags: RestoreFlags): v
     ...(flags.scope === undefined ? {} : { scope: parseScope(flags.scope) }),
   });
   const { backup } = plan;
-  const action = backup.existed
-    ? `restore ${backup.path}`
-    : `remove ${backup.path} (it did not exist)`;
-  const lines = [`${agent.displayName}: backup ${backup.id}, taken before ${backup.reason}`];
-  if (plan.before === plan.after)
-    lines.push('  the file already matches this backup; nothing to change');
-  else if (flags.dryRun === true) lines.push(`  would ${action}`, 'Dry run: nothing was changed.');
-  else {
-    const safety = applyRestore(context.paths.home, plan);
-    lines.push(`  ${backup.existed ? 'restored' : 'removed'} ${backup.path}`);
-    if (safety !== undefined) lines.push(`The file as it was is kept as backup ${safety.id}.`);
-  }
+  const head = `${agent.displayName}: backup ${backup.id}, taken before ${backup.reason}`;
+  const dryRun = flags.dryRun === true;
+  const safety =
+    dryRun || plan.before === plan.after ? undefined : applyRestore(context.paths.home, plan);
+  const lines = [head, ...restoreSummary(plan, agent.id, dryRun, safety?.id)];
   context.stdout.write(`${lines.join('\n')}\n`);
 }
 
