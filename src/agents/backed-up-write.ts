@@ -1,12 +1,14 @@
 import { writeProblem } from '../config/write-problems.js';
 import { CofferError } from '../domain/errors.js';
+import { pruneBackups } from './backup-pruning.js';
 import { createBackup, discardBackup, type BackupInfo, type BackupReason } from './backups.js';
 import { assertWritable, removeFile, writeFileAtomic } from './safe-files.js';
 import type { Scope } from './types.js';
 
 /**
  * Every change to an agent file: checked writable, backed up, then written (undefined:
- * the file removed). A backup is listed only for a write that can happen.
+ * the file removed), and that file's older backups pruned (backup-pruning.ts). A backup
+ * is listed only for a write that can happen.
  */
 
 export interface BackedUpChange {
@@ -31,6 +33,8 @@ export function writeBackedUp(cofferHome: string, change: BackedUpChange, now: D
     discardBackup(cofferHome, backup.id);
     throw cannotWrite(change.path, error);
   }
+  // The new backup is the newest: the records about to name it cannot lose it.
+  pruneBackups(cofferHome, change.path);
   return backup;
 }
 
