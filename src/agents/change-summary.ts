@@ -37,7 +37,7 @@ export function installSummary(
   }
   for (const name of plan.removed)
     lines.push(
-      `- ${would}remove "${name}" (${plan.overHttp.includes(name) ? SAME_AS_SHIM : 'now served by Coffer'})`,
+      `- ${would}remove "${name}" (${plan.overHttp.includes(name) ? SAME_AS_SHIM : 'now served by Coffer'}${letGoText(plan, name)})`,
     );
   for (const kept of plan.kept) lines.push(`! keeping "${kept.name}": ${kept.reason}`);
   for (const name of plan.servedTwice)
@@ -53,6 +53,14 @@ export function installSummary(
       `! ${describeLocation(location)} has a "${COFFER_ENTRY}" entry of its own (${what}), which comes first where it applies: coffer agents install ${plan.agent.id} --scope ${location.scope} replaces it`,
     );
   return lines;
+}
+
+/** The harmless keys that leave with an entry, said as they go. */
+function letGoText(plan: InstallPlan, name: string): string {
+  const keys = plan.letGo.find((entry) => entry.name === name)?.keys;
+  if (keys === undefined) return '';
+  const they = keys.length === 1 ? 'it sets' : 'they set';
+  return `; its ${keys.join(', ')} ${keys.length === 1 ? 'goes' : 'go'} with it: ${they} how ${plan.agent.displayName} treats the server, not the server`;
 }
 
 /** True when the plan's lines already say what happens to entry `name`. */

@@ -3,6 +3,7 @@ import type { ImportRecord } from './agent-state.js';
 import { isAt } from './agent-state.js';
 import type { ConfigDocument } from './documents/config-document.js';
 import { entryFingerprint, sameJson } from './entry-fields.js';
+import { keysThatMatter } from './harmless-keys.js';
 import { isCofferShim } from './import-plan.js';
 import type { NarrowerEntry } from './narrower-entries.js';
 import { overHttpEntry } from './over-http-entry.js';
@@ -23,6 +24,11 @@ export interface KeptEntry {
   readonly reason: string;
 }
 
+export interface LetGo {
+  readonly name: string;
+  readonly keys: readonly string[];
+}
+
 export interface InstallPlan {
   readonly agent: AgentDefinition;
   readonly location: ConfigLocation;
@@ -31,6 +37,8 @@ export interface InstallPlan {
   readonly after: string;
   readonly entry: EntryChange;
   readonly removed: readonly string[];
+  /** Removed entries' keys Coffer did not carry over, all on the agent's harmless list. */
+  readonly letGo: readonly LetGo[];
   readonly kept: readonly KeptEntry[];
   /**
    * Without --replace: entries imported into Coffer that stay in this file, which
@@ -97,6 +105,7 @@ function ensureOurs(
 interface Removal {
   readonly document: ConfigDocument;
   readonly removed: string[];
+  readonly letGo: LetGo[];
   readonly kept: KeptEntry[];
 }
 
@@ -111,19 +120,17 @@ function notServed(
   return `Coffer has "${record.server}" switched off (coffer mcp enable ${record.server}, then install --replace again)`;
 }
 
-function removeImported(
-  document: ConfigDocument,
-  location: ConfigLocation,
-  imports: readonly ImportRecord[],
-  cofferServers: ReadonlyMap<string, boolean> | undefined,
-): Removal {
+function removeImported(document: ConfigDocument, input: PlanInstallInput): Removal {
+  const { agent, location, imports, cofferServers } = input;
   const servers = document.servers(location.serversKey) ?? {};
-  const result: Removal = { document, removed: [], kept: [] };
+  const result: Removal = { document, removed: [], letGo: [], kept: [] };
   let next = document;
   for (const record of imports.filter((candidate) => isAt(candidate, location))) {
     const raw = servers[record.original];
     if (raw === undefined || result.removed.includes(record.original)) continue;
     const unserved = notServed(record, cofferServers);
+    const leftovers = record.not_carried_over ?? [];
+    const matter = keysThatMatter(agent, raw, leftovers);
     if (unserved !== undefined) {
       result.kept.push({ name: record.original, reason: unserved });
     } else if (entryFingerprint(raw) !== record.fingerprint) {
@@ -137,16 +144,16 @@ function removeImported(
         name: record.original,
         reason: `its secrets (${names}) are not stored in Coffer yet`,
       });
-    } else if ((record.not_carried_over ?? []).length > 0) {
+    } else if (matter.length > 0) {
       // The agent's entry still does what the server in Coffer cannot: taking it out loses it.
-      const keys = (record.not_carried_over ?? []).join(', ');
       result.kept.push({
         name: record.original,
-        reason: `Coffer did not carry over its ${keys} (see the import's notes); remove it by hand once Coffer's server works without them`,
+        reason: `Coffer did not carry over its ${matter.join(', ')} (see the import's notes); remove it by hand once Coffer's server works without them`,
       });
     } else {
       next = next.withoutServer(location.serversKey, record.original);
       result.removed.push(record.original);
+      if (leftovers.length > 0) result.letGo.push({ name: record.original, keys: leftovers });
     }
   }
   return { ...result, document: next };
@@ -186,7 +193,7 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     return entry !== undefined && (name === COFFER_ENTRY || entry.enabled);
   });
   const others = overHttp.filter((name) => name !== COFFER_ENTRY);
-  const removal = removeImported(next, location, input.imports, input.cofferServers);
+  const removal = removeImported(next, input);
   const replaced = others.reduce(
     (document, name) => document.withoutServer(location.serversKey, name),
     removal.document,
@@ -200,6 +207,7 @@ export function planInstall(input: PlanInstallInput): InstallPlan {
     after: (replace ? replaced : next).text,
     entry,
     removed: replace ? [...new Set([...removal.removed, ...others])] : [],
+    letGo: replace ? removal.letGo : [],
     kept: replace ? removal.kept : [],
     servedTwice: replace ? [] : removal.removed,
     overHttp,

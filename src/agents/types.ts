@@ -1,4 +1,5 @@
 import type { Transport } from '../domain/server-definition.js';
+import type { HarmlessKeys } from './harmless-keys.js';
 
 /**
  * The vocabulary of agent configuration: where an agent keeps its MCP servers, in which
@@ -95,6 +96,11 @@ export interface AgentDefinition {
   readonly pathVariables?: boolean;
   /** The agent reads `${VAR:-default}` as VAR, else the default (default-variables.ts). */
   readonly defaultVariables?: boolean;
+  /**
+   * Keys an import does not carry over that only say how the agent treats the server
+   * (harmless-keys.ts): `install --replace` removes an entry whose only leftovers they are.
+   */
+  readonly harmlessKeys?: HarmlessKeys;
   /** The entry, in the agent's own format, that runs `coffer shim`. */
   shimEntry(launch: ShimLaunch): Record<string, unknown>;
 }

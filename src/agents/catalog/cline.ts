@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readEntry, shimEntry, type EntryDialect } from '../entry-reading.js';
 import { vscodeUserDir } from '../platform-paths.js';
+import { always, atMost } from '../harmless-keys.js';
 import type { AgentContext, AgentDefinition } from '../types.js';
 
 /** Cline's schema reads a URL entry without `type` as SSE; `streamableHttp` is HTTP. */
@@ -43,5 +44,7 @@ export const cline: AgentDefinition = {
     join(context.homeDir, '.cline'),
   ],
   parseEntry: (raw) => readEntry(raw, dialect),
+  // `autoApprove` names tools Cline runs without asking; the default timeout is 60 s.
+  harmlessKeys: { autoApprove: always, timeout: atMost(60) },
   shimEntry: (launch) => shimEntry(launch, { type: 'stdio' }),
 };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readEntry, shimEntry, type EntryDialect } from '../entry-reading.js';
+import { always, atMost } from '../harmless-keys.js';
 import type { AgentDefinition } from '../types.js';
 
 /** `httpUrl` is Streamable HTTP; a plain `url` is SSE unless `type` says otherwise. */
@@ -35,5 +36,7 @@ export const geminiCli: AgentDefinition = {
   ],
   markers: (context) => [join(context.homeDir, '.gemini')],
   parseEntry: (raw) => readEntry(raw, dialect),
+  // `trust` skips Gemini's confirmations; the default timeout is 600,000 ms.
+  harmlessKeys: { timeout: atMost(600_000), trust: always, description: always },
   shimEntry: (launch) => shimEntry(launch),
 };

@@ -21,6 +21,7 @@ import {
   type ConfigLocation,
   type ShimLaunch,
 } from '../../../src/agents/index.js';
+import { keysThatMatter } from '../../../src/agents/harmless-keys.js';
 import { agentSamples, DOCS_AUTH, GITHUB_TOKEN } from './agent-samples.js';
 import { fakeHome, platforms, type FakeHome } from './fake-home.js';
 
@@ -126,12 +127,16 @@ describe.each(platforms)('agent files on %s', (platform) => {
       write(location.path, sample.text);
       const imported = importAll(home, agent, location).filter((item) => item.action === 'add');
 
+      const raw = requireConfig(location).document.servers(location.serversKey)!;
       const { plan } = install(home, agent, location);
       expect(plan.entry).toBe('add');
-      // An entry whose import left settings behind (Gemini's timeout, Cline's autoApprove)
-      // stays, with its token: the server in Coffer runs without them.
-      const lossy = imported.filter((item) => item.dropped !== undefined);
-      const lossless = imported.filter((item) => item.dropped === undefined);
+      // An entry whose import left settings behind stays, with its token: the server in
+      // Coffer runs without them. Keys on the agent's harmless list (Gemini's short
+      // timeout, Cline's autoApprove) do not count: they say how the agent treats it.
+      const matters = (item: (typeof imported)[number]) =>
+        keysThatMatter(agent, raw[item.original], item.dropped ?? []).length > 0;
+      const lossy = imported.filter(matters);
+      const lossless = imported.filter((item) => !matters(item));
       expect([...plan.removed].sort()).toEqual(lossless.map((item) => item.original).sort());
       expect(plan.kept.map((entry) => entry.name)).toEqual(lossy.map((item) => item.original));
       const installed = read(location.path);

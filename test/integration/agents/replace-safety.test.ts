@@ -151,6 +151,43 @@ describe('install --replace and uninstall keep users safe', () => {
     expect(read(at.path)).toContain('/p/.env');
   });
 
+  it("removes an entry whose only leftovers are on the agent's harmless list, and says they go", () => {
+    const gemini = findAgent('gemini');
+    const at = chooseLocation(gemini, home.context, 'user');
+    write(
+      at.path,
+      `${JSON.stringify({
+        mcpServers: {
+          quick: { command: 'q-mcp', timeout: 30000, trust: true, description: 'Q' },
+          slow: { command: 's-mcp', timeout: 1800000 },
+          some: { command: 'x-mcp', excludeTools: ['delete_all'] },
+        },
+      })}\n`,
+    );
+    importAll(home, gemini, at);
+    const plan = install(home, gemini, at);
+    expect(plan.removed).toEqual(['quick']);
+    expect(plan.kept.map((kept) => [kept.name, kept.reason])).toEqual([
+      ['slow', expect.stringContaining('Coffer did not carry over its timeout')],
+      ['some', expect.stringContaining('Coffer did not carry over its excludeTools')],
+    ]);
+    expect(installSummary(plan, launch, false)).toContain(
+      '- remove "quick" (now served by Coffer; its timeout, trust, description go with it: they set how Gemini CLI treats the server, not the server)',
+    );
+    const cline = findAgent('cline');
+    const file = chooseLocation(cline, home.context, 'user');
+    write(
+      file.path,
+      `${JSON.stringify({
+        mcpServers: {
+          web: { command: 'w-mcp', autoApprove: ['fetch'], disabled: false, timeout: 60 },
+        },
+      })}\n`,
+    );
+    importAll(home, cline, file);
+    expect(install(home, cline, file).removed).toEqual(['web']);
+  });
+
   it('keeps an entry whose server Coffer has switched off, or no longer has', () => {
     importAll(home, cursor, location);
     const { document, exists } = requireConfig(location);
