@@ -115,7 +115,7 @@ export function restoreSummary(
     );
   if (plan.undoesInstall)
     lines.push(
-      `  the install that backup was taken before, and any later one, ${dryRun ? 'would count' : 'count'} as undone: a later uninstall puts back nothing their --replace removed`,
+      `  the install that backup was taken before, and any later one, ${dryRun ? 'would count' : 'now count'} as undone: a later uninstall puts back nothing their --replace removed`,
     );
   if (dryRun) lines.push('Dry run: nothing was changed.');
   else if (safety !== undefined && plan.before !== undefined)
