@@ -34,7 +34,11 @@ export function writeBackedUp(cofferHome: string, change: BackedUpChange, now: D
     throw cannotWrite(change.path, error);
   }
   // The new backup is the newest: the records about to name it cannot lose it.
-  pruneBackups(cofferHome, change.path);
+  try {
+    pruneBackups(cofferHome, change.path);
+  } catch {
+    // Housekeeping only: the change is made, and the next write prunes again.
+  }
   return backup;
 }
 
