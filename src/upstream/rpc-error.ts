@@ -6,6 +6,7 @@ import { CofferError } from '../domain/errors.js';
 import { UpstreamRpcError } from '../domain/ports.js';
 import { errorText } from './error-text.js';
 import { networkProblem } from './network-problem.js';
+import { httpRefusal, refusedCredentials } from './refused-credentials.js';
 
 /** Where an SDK error happened: during the handshake, or on a connection already up. */
 export interface SdkErrorContext {
@@ -50,7 +51,9 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
       : error.message;
     return new UpstreamRpcError(error.code, message, error.data);
   }
-  if (error instanceof OAuthError) return refusedCredentials(server, error);
+  if (error instanceof OAuthError) return refusedByOAuth(server, error);
+  const refusal = httpRefusal(error);
+  if (refusal !== undefined) return refusedCredentials(server, refusal, error);
   const unreachable = networkProblem(error);
   if (unreachable !== undefined)
     return new CofferError(
@@ -132,20 +135,12 @@ function isConnectionClosed(error: unknown): boolean {
   return error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
 }
 
-/** The server refused what Coffer presented (a static key, or no OAuth it could find). */
-function refusedCredentials(server: string, error: OAuthError): CofferError {
+/** The SDK's OAuth refused what Coffer presented (a token, or no OAuth it could find). */
+function refusedByOAuth(server: string, error: OAuthError): CofferError {
   // The SDK looks for OAuth after a 401; a server with none answers its registration 404,
   // which the SDK reports as a malformed OAuth answer. The 401 is the news, not that.
   const why = /^HTTP 404\b/.test(error.message)
     ? 'it answered 401 and offers no OAuth sign-in Coffer could find'
     : errorText(error);
-  return new CofferError(
-    'AUTH_REQUIRED',
-    `Upstream "${server}" refused Coffer's credentials: ${why}`,
-    {
-      hint: `if it takes a key or token, check it (\`coffer mcp show ${server}\`, \`coffer secrets list\`); if it offers OAuth sign-in, run \`coffer mcp login ${server}\``,
-      data: { server },
-      cause: error,
-    },
-  );
+  return refusedCredentials(server, why, error);
 }

@@ -12,6 +12,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isCofferError, type CofferError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
 import { unionOfScopes } from './auth-challenge.js';
+import { refusedCredentials } from '../refused-credentials.js';
 import { authRequired } from './auth-required.js';
 import { checkMetadataIssuer } from './issuer-checks.js';
 import { boundTo, resourceOf, type OAuthVault, type StoredTokens } from './oauth-vault.js';
@@ -207,8 +208,27 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     // Before the SDK uses any endpoint the metadata names.
     checkMetadataIssuer(this.options.server, state);
+    if (await this.offersNoOAuth(state))
+      throw refusedCredentials(
+        this.options.server,
+        'it answered 401 and offers no OAuth sign-in Coffer could find',
+      );
     this.discovered = state;
     await this.options.vault.set(this.options.server, 'discovery', state);
+  }
+
+  /**
+   * A connection's 401 from a server that names no OAuth metadata at all, and that Coffer
+   * never registered with: a server taking a key in a header, refusing the one it got. The
+   * SDK would go on to register at a guessed `/register` and report whatever that answers
+   * (a 404 page, `server_error` for `{"error":"unauthorized"}`). A sign-in (`coffer mcp
+   * login`) still tries the guessed endpoints, as do refreshes of a server signed in so.
+   */
+  private async offersNoOAuth(state: OAuthDiscoveryState): Promise<boolean> {
+    if (this.options.mode !== 'connect' || this.refreshing) return false;
+    if (state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined)
+      return false;
+    return (await this.clientInformation()) === undefined;
   }
 
   /**

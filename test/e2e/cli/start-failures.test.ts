@@ -92,11 +92,84 @@ describe('a server that cannot start', () => {
       const tested = await cli.run('mcp', 'test', 'keyed');
       expect(tested.code).toBe(ExitCode.AUTH);
       expect(tested.stderr).toContain(
-        'Upstream "keyed" refused Coffer\'s credentials: the server answered "invalid_token"',
+        'Upstream "keyed" refused Coffer\'s credentials: it answered 401 and offers no OAuth sign-in',
       );
     } finally {
       refusing.closeAllConnections();
       await new Promise((resolve) => refusing.close(resolve));
+    }
+  });
+
+  /** A server without OAuth that answers every request `status` with a JSON `body`. */
+  async function refusingServer(status: number, body: string) {
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/mcp`,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it.each([
+    ['an Authorization header', 'http', ['--header', 'Authorization: Bearer wrong']],
+    ['an Authorization header over SSE', 'sse', ['--header', 'Authorization: Bearer wrong']],
+    ['another header', 'http', ['--header', 'X-Api-Key: wrong']],
+    ['no header', 'http', []],
+  ])(
+    'says a 401 with any body from a server without OAuth, given %s, is refused credentials',
+    async (_given, transport, headers) => {
+      const refusing = await refusingServer(401, '{"error":"unauthorized"}');
+      const name = `refused-${transport}-${headers.length}-${headers.join('').length}`;
+      try {
+        const added = await cli.run(
+          'mcp',
+          'add',
+          name,
+          '-t',
+          transport,
+          '--url',
+          refusing.url,
+          ...headers,
+        );
+        expect(added.code, added.stderr).toBe(0);
+        const tested = await cli.run('mcp', 'test', name);
+        expect(tested.code, tested.stderr).toBe(ExitCode.AUTH);
+        expect(tested.stderr).toContain(
+          `Upstream "${name}" refused Coffer's credentials: it answered 401`,
+        );
+        expect(tested.stderr).not.toContain('server_error');
+        expect(tested.stderr).toContain(`coffer mcp edit ${name} --header`);
+        expect(tested.stderr).toContain(`coffer secrets set ${name} --header`);
+      } finally {
+        await refusing.close();
+      }
+    },
+  );
+
+  it('says a 403 about the key is refused credentials, and other 403s are not', async () => {
+    const denying = await refusingServer(403, '{"error":"Invalid API key"}');
+    const hostCheck = await refusingServer(403, '{"error":"Invalid Host header"}');
+    try {
+      await cli.run('mcp', 'add', 'denied', '--url', denying.url, '--header', 'X-Api-Key: wrong');
+      const denied = await cli.run('mcp', 'test', 'denied');
+      expect(denied.code, denied.stderr).toBe(ExitCode.AUTH);
+      expect(denied.stderr).toContain(
+        'Upstream "denied" refused Coffer\'s credentials: it answered 403: {"error":"Invalid API key"}',
+      );
+      await cli.run('mcp', 'add', 'hosted', '--url', hostCheck.url, '--header', 'X-Api-Key: k');
+      const hosted = await cli.run('mcp', 'test', 'hosted');
+      expect(hosted.code, hosted.stderr).toBe(ExitCode.UNAVAILABLE);
+      expect(hosted.stderr).not.toContain("refused Coffer's credentials");
+    } finally {
+      await denying.close();
+      await hostCheck.close();
     }
   });
 
