@@ -1,11 +1,12 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../domain/server-definition.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { modernHttpFetch } from './modern-http-fetch.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
+import { CofferOAuthProvider } from './oauth/coffer-oauth-provider.js';
 import { originHeaders } from './origin-headers.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
@@ -32,12 +33,16 @@ export function createClientTransport(
   if (definition.transport === 'stdio') return stdioTransport(definition, options);
   const url = new URL(definition.url ?? '');
   const headers = { ...definition.headers, ...options.extraHeaders };
-  const auth = options.authProvider === undefined ? {} : { authProvider: options.authProvider };
+  const { authProvider } = options;
+  const auth = authProvider === undefined ? {} : { authProvider };
+  // The SDK's OAuth fetches with the transport's fetch: its authorization server's failures said as such.
+  const watched = (base: FetchLike): FetchLike =>
+    authProvider instanceof CofferOAuthProvider ? authProvider.watchedFetch(base) : base;
   // The server's headers go to its own origin only (origin-headers.ts), never in
   // `requestInit`, which the SDK also sends to an authorization server elsewhere.
   if (definition.transport === 'sse') {
     return new SSEClientTransport(url, {
-      fetch: originHeaders(nodeHttpFetch(), url, headers),
+      fetch: watched(originHeaders(nodeHttpFetch(), url, headers)),
       eventSourceInit: { fetch: originHeaders(fetch, url, headers) },
       ...auth,
     });
@@ -45,7 +50,7 @@ export function createClientTransport(
   // Coffer's fetch adds what the 2026-07-28 HTTP transport needs (src/upstream/modern-http-fetch.ts),
   // its POSTs on node:http (src/upstream/node-http-fetch.ts).
   return new StreamableHTTPClientTransport(url, {
-    fetch: originHeaders(modernHttpFetch(), url, headers),
+    fetch: watched(originHeaders(modernHttpFetch(), url, headers)),
     ...auth,
   });
 }

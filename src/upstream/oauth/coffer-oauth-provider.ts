@@ -14,6 +14,7 @@ import type { Clock } from '../../domain/ports.js';
 import { unionOfScopes } from './auth-challenge.js';
 import { refusedCredentials } from '../refused-credentials.js';
 import { authRequired } from './auth-required.js';
+import { AuthorizationServerReach } from './authorization-server-reach.js';
 import { checkMetadataIssuer } from './issuer-checks.js';
 import { boundTo, resourceOf, type OAuthVault, type StoredTokens } from './oauth-vault.js';
 
@@ -68,11 +69,18 @@ export class CofferOAuthProvider implements OAuthClientProvider {
   private refreshing = false;
   /** The discovery this provider made itself (a sign-in's start, for its code exchange). */
   private discovered: OAuthDiscoveryState | undefined;
+  private readonly reach: AuthorizationServerReach;
   /** Set only when configured: the SDK treats any value as "use a metadata document". */
   readonly clientMetadataUrl?: string;
 
   constructor(private readonly options: ProviderOptions) {
     if (options.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.clientMetadataUrl;
+    this.reach = new AuthorizationServerReach(options.server, new URL(options.serverUrl));
+  }
+
+  /** The fetch the SDK's OAuth is to use: an authorization server that is down said so. */
+  watchedFetch(base: FetchLike): FetchLike {
+    return this.reach.watch(base);
   }
 
   get redirectUrl(): string {
@@ -167,6 +175,9 @@ export class CofferOAuthProvider implements OAuthClientProvider {
       this.options.onAuthorizationUrl?.(authorizationUrl);
       return;
     }
+    // A refresh the authorization server was down for ends here too: say that, not "sign in".
+    const unreachable = this.reach.take();
+    if (unreachable !== undefined) throw unreachable;
     const { server, vault } = this.options;
     const asked = authorizationUrl.searchParams.get('scope');
     const before = vault.rememberedScope(server);

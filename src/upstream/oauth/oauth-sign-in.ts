@@ -86,7 +86,8 @@ export class OAuthSignInFlow implements OAuthSignIn {
     });
     const challenge = await this.challengeFor(definition);
     try {
-      await auth(provider, { serverUrl: url, ...challenge, ...this.fetchOption() });
+      const fetchFn = provider.watchedFetch(this.options.fetchFn ?? fetch);
+      await auth(provider, { serverUrl: url, ...challenge, fetchFn });
     } catch (error) {
       throw this.startFailure(server, error);
     }
