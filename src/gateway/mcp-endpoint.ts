@@ -59,6 +59,8 @@ export function createMcpEndpoint(gateway: Gateway) {
       res.setHeader('Allow', 'GET, POST, DELETE');
       return sendRpcError(res, 405, -32000, 'Method not allowed');
     }
+    const several = severalSessionIds(req);
+    if (several !== undefined) return sendRpcError(res, 400, -32600, several);
     const session =
       typeof sessionId === 'string' ? findHttpSession(gateway, sessionId, scope) : undefined;
     if (session === undefined) {
@@ -84,6 +86,9 @@ async function handlePost(
   const read = await readMcpJsonBody(req);
   if (!read.ok) return sendRpcError(res, read.status, read.rpcCode, read.message);
   const body = read.value;
+  const several = severalSessionIds(req);
+  if (several !== undefined)
+    return sendRpcError(res, 400, -32600, several, undefined, requestIdOf(body));
   // The body decides the era (a proxy dropping a header must not change it).
   const era = classifyMessage(body, standardHeadersOf(req));
   if (era.era === 'rejected') return sendRejection(res, era, body);
@@ -204,6 +209,17 @@ function sessionProblem(sessionId: unknown): string {
   return sessionId === undefined
     ? 'Bad Request: no session; send initialize first'
     : 'Session not found; initialize a new session';
+}
+
+/**
+ * Node joins a repeated `Mcp-Session-Id` into one "a, b" value, a session no one has:
+ * the request was answered 404 and its client started over. Two are ambiguous, in
+ * either era (a 2026-07-28 request has no session, but its sender thinks otherwise).
+ */
+function severalSessionIds(req: IncomingMessage): string | undefined {
+  const count = req.headersDistinct['mcp-session-id']?.length ?? 0;
+  if (count < 2) return undefined;
+  return `Invalid Request: the request carries ${count} Mcp-Session-Id headers; send one session id per request`;
 }
 
 function sendRpcError(

@@ -10,7 +10,8 @@ export interface RawRequest {
   readonly port: number;
   readonly method: string;
   readonly path: string;
-  readonly headers?: Record<string, string>;
+  /** An array is sent as that header repeated, once per value. */
+  readonly headers?: Record<string, string | string[]>;
   readonly body?: Buffer | string;
   /** A hung answer fails the property instead of the whole test file. */
   readonly timeoutMs?: number;
