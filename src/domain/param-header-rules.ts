@@ -176,6 +176,26 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
+/**
+ * A header value that is no header text (RFC 9110 as MCP reads it: visible ASCII, space,
+ * tab), as its sender meant it: Node reads a header's bytes as latin1, so the UTF-8 a
+ * client put there raw reads "ZÃ¼rich"; its bytes read as UTF-8 when they are. undefined
+ * for plain header text. The spec has such a value refused, never compared (-32020).
+ */
+export function rawHeaderText(value: string): string | undefined {
+  if (/^[\t\x20-\x7e]*$/.test(value)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
+/** Why a header carrying `raw` unencoded is refused, and what to send: `send` (`Name: value`). */
+export function rawHeaderProblem(header: string, raw: string, send: string): string {
+  return `the ${header} header carries ${JSON.stringify(raw)} as raw non-ASCII text; send non-ASCII values base64-encoded as =?base64?…?=: send ${send}`;
+}
+
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const key of path) node = isSchema(node) ? node[key] : undefined;
@@ -218,13 +238,17 @@ export function paramHeaderMismatch(
     const text = paramHeaderText(raw);
     if (raw === undefined || raw === null || text === undefined) continue;
     const carried = `${pathName(path)}=${JSON.stringify(raw)}`;
-    const send = `send ${header}: ${encodeHeaderValue(text)}`;
+    const encoded = `${header}: ${encodeHeaderValue(text)}`;
+    const send = `send ${encoded}`;
     const value = headerOf(name);
     if (value === undefined)
       return {
         header,
         body: `the body carries ${carried} but the ${header} header is absent; ${send}`,
       };
+    const unencoded = rawHeaderText(value);
+    if (unencoded !== undefined)
+      return { header, body: rawHeaderProblem(header, unencoded, encoded) };
     const decoded = decodeHeaderValue(value);
     if (decoded === undefined)
       return {

@@ -1,6 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { mcpNameField } from '../domain/mcp-envelope.js';
-import { decodeHeaderValue } from '../domain/param-header-rules.js';
+import {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  rawHeaderProblem,
+  rawHeaderText,
+} from '../domain/param-header-rules.js';
 import { isObject } from './protocol-eras.js';
 
 /** The Streamable HTTP headers a 2026-07-28 request mirrors its body in. */
@@ -51,6 +56,9 @@ function nameMismatch(
   if (typeof value !== 'string') return undefined;
   if (header === undefined)
     return `the body carries params.${field}="${value}" but the required Mcp-Name header is absent`;
+  const raw = rawHeaderText(header);
+  if (raw !== undefined)
+    return rawHeaderProblem('Mcp-Name', raw, `Mcp-Name: ${encodeHeaderValue(value)}`);
   const decoded = decodeHeaderValue(header);
   if (decoded === undefined) return 'the Mcp-Name header carries an invalid Base64 sentinel value';
   if (decoded !== value)

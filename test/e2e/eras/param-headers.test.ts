@@ -79,6 +79,34 @@ describe('Mcp-Param-* headers of 2026-07-28 clients', () => {
     return postModernRaw(daemon, message, path, extra);
   }
 
+  /** What a client that puts UTF-8 straight into a header sends, as Node reads it (latin1). */
+  const rawUtf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+  it('refuses raw UTF-8 in Mcp-Param-* and Mcp-Name, showing it as meant, with the base64 form to send', async () => {
+    const param = await rawCall('/mcp', 'Zürich Nord', {
+      'mcp-param-region': rawUtf8('Zürich Nord'),
+    });
+    expect(param.status).toBe(400);
+    const paramError = param.body['error'] as { code: number; message: string };
+    expect(paramError.code).toBe(-32020);
+    expect(paramError.message).toContain(
+      'the Mcp-Param-Region header carries "Zürich Nord" as raw non-ASCII text; send non-ASCII values base64-encoded as =?base64?…?=: send Mcp-Param-Region: =?base64?WsO8cmljaCBOb3Jk?=',
+    );
+    expect(paramError.message).not.toContain('Ã');
+
+    const name = 'fixture__zürich';
+    const params = { name, arguments: {}, _meta: ENVELOPE };
+    const message = { jsonrpc: '2.0', id: 8, method: 'tools/call', params } as const;
+    const named = await postModernRaw(daemon, message, '/mcp', { 'mcp-name': rawUtf8(name) });
+    expect(named.status).toBe(400);
+    const nameError = named.body['error'] as { code: number; message: string };
+    expect(nameError.code).toBe(-32020);
+    expect(nameError.message).toContain(
+      'the Mcp-Name header carries "fixture__zürich" as raw non-ASCII text; send non-ASCII values base64-encoded as =?base64?…?=: send Mcp-Name: =?base64?Zml4dHVyZV9fesO8cmljaA==?=',
+    );
+    expect(nameError.message).not.toContain('Ã');
+  });
+
   it.each(['/mcp', '/servers/fixture/mcp'])(
     'answers a raw call through %s whose Mcp-Param-Region is missing or wrong with 400 / -32020',
     async (path) => {

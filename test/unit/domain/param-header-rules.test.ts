@@ -4,6 +4,7 @@ import {
   encodeHeaderValue,
   paramHeaderMismatch,
   paramHeadersFor,
+  rawHeaderText,
   scanHeaderDeclarations,
 } from '../../../src/domain/param-header-rules.js';
 
@@ -150,5 +151,22 @@ describe('Mcp-Param headers of a call', () => {
     ).toBe(
       'the Mcp-Param-Priority header decodes to "4" but the body carries priority=3; send Mcp-Param-Priority: 3',
     );
+  });
+
+  it('refuse a value sent unencoded outside ASCII, even one Node reads as the body value', () => {
+    // A single byte 0xE9, read by Node as latin1 "é": the same text as the body, yet no
+    // header text, which the spec has refused.
+    const refused = paramHeaderMismatch(declared, { region: 'é' }, sent({ region: 'é' }));
+    expect(refused?.body).toBe(
+      'the Mcp-Param-Region header carries "é" as raw non-ASCII text; send non-ASCII values base64-encoded as =?base64?…?=: send Mcp-Param-Region: =?base64?w6k=?=',
+    );
+  });
+});
+
+describe('a header value sent unencoded', () => {
+  it('reads as its sender meant it: UTF-8 bytes as UTF-8, other bytes as they came', () => {
+    expect(rawHeaderText(Buffer.from('Zürich', 'utf8').toString('latin1'))).toBe('Zürich');
+    expect(rawHeaderText('\u00e9t\u00e9')).toBe('été');
+    expect(rawHeaderText('plain ASCII\tand tab')).toBeUndefined();
   });
 });
