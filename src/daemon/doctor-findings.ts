@@ -255,12 +255,19 @@ export function unusedSecretFindings(
 /**
  * Two enabled servers that start the same way (domain/same-launch.ts) are one server served
  * twice: every agent lists its tools twice, under two names. Said of the later one. A
- * disabled copy is left out: agents do not see it, and it may be kept on purpose.
+ * disabled copy is left out: agents do not see it, and it may be kept on purpose. Two
+ * whose secret headers hold different values (`sameSecrets`, daemon/secret-header-twins.ts)
+ * are two accounts of one service, each with its own tools: not said.
  */
-export function duplicateFindings(records: readonly ServerRecord[]): DoctorFinding[] {
+export function duplicateFindings(
+  records: readonly ServerRecord[],
+  sameSecrets: (a: ServerRecord, b: ServerRecord) => boolean = () => true,
+): DoctorFinding[] {
   const enabled = records.filter((record) => record.enabled).sort((a, b) => a.id - b.id);
   return enabled.flatMap((record, index) => {
-    const first = enabled.slice(0, index).find((earlier) => sameLaunch(earlier, record));
+    const first = enabled
+      .slice(0, index)
+      .find((earlier) => sameLaunch(earlier, record) && sameSecrets(earlier, record));
     if (first === undefined) return [];
     return [
       {

@@ -22,6 +22,7 @@ import {
   type ServerFiles,
 } from './doctor-findings.js';
 import type { SnapshotFailure } from './config-snapshot.js';
+import { sameSecretHeaders } from './secret-header-twins.js';
 import type { RestoreReport } from './store-recovery.js';
 
 export interface DoctorDeps {
@@ -30,7 +31,8 @@ export interface DoctorDeps {
     status(server: string): ServerStatus;
     lastStart(server: string): { readonly at: string; readonly ms: number } | null;
   };
-  readonly secrets: Pick<SecretStore, 'backend' | 'list'>;
+  /** `get`: to tell two accounts of one service from one server added twice. */
+  readonly secrets: Pick<SecretStore, 'backend' | 'list'> & Partial<Pick<SecretStore, 'get'>>;
   /** The PATH stdio commands are found on (asked of the login shell at start). */
   readonly searchPath: () => Promise<string | undefined>;
   /** Whether a stdio server's working directory, and the script it runs, are there. */
@@ -99,7 +101,7 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
         if (changed !== undefined) findings.push(changed);
       });
       findings.push(
-        ...duplicateFindings(records),
+        ...duplicateFindings(records, await sameSecretHeaders(records, secretReader(deps))),
         ...plainCredentialFindings(records),
         ...unusedSecretFindings(records, stored),
       );
@@ -126,6 +128,11 @@ export function createDoctor(deps: DoctorDeps): DoctorSource {
       return report;
     },
   };
+}
+
+/** The store's `get`, called on the store (it may be a class's method), if it has one. */
+function secretReader(deps: DoctorDeps): SecretStore['get'] | undefined {
+  return deps.secrets.get?.bind(deps.secrets);
 }
 
 /** A disabled server is left out, as its other findings are; unreadable pins say nothing. */

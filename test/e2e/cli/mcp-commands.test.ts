@@ -419,6 +419,22 @@ describe('coffer mcp', () => {
     expect(await ok('mcp', 'remove', 'cousin')).toBe('Removed server "cousin"\n');
   });
 
+  it('add does not warn of two accounts of one service, whose secret headers differ', async () => {
+    const url = ['--url', 'https://accounts.example.com/mcp'];
+    const bearer = (who: string) => ['--header', `Authorization: Bearer ${who}-${'k'.repeat(24)}`];
+    expect((await cli.run('mcp', 'add', 'work', ...url, ...bearer('work'))).code).toBe(0);
+    const personal = await cli.run('mcp', 'add', 'personal', ...url, ...bearer('personal'));
+    expect(personal.code, personal.stderr).toBe(0);
+    expect(personal.stderr).not.toContain('starts the same server');
+    // The same credential again is the same account served twice: still said.
+    const again = await cli.run('mcp', 'add', 'work-again', ...url, ...bearer('work'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(
+      'coffer: warning: work-again: starts the same server as "work" (same command and settings): agents list its tools twice',
+    );
+    for (const name of ['work', 'personal', 'work-again']) await ok('mcp', 'remove', name);
+  });
+
   it('remove unregisters a server', async () => {
     expect(await ok('mcp', 'remove', 'legacy')).toBe('Removed server "legacy"\n');
     expect((await servers()).map((s) => s.name)).toEqual(['fake', 'remote']);

@@ -3,7 +3,7 @@ import type { SnapshotFailure } from '../../../src/daemon/config-snapshot.js';
 import { createDoctor, type DoctorDeps } from '../../../src/daemon/doctor.js';
 import { nodeFinding } from '../../../src/daemon/doctor-findings.js';
 import { CofferError } from '../../../src/domain/errors.js';
-import type { SecretRef } from '../../../src/domain/ports.js';
+import type { SecretRef, SecretStore } from '../../../src/domain/ports.js';
 import type { ServerRecord } from '../../../src/domain/server-definition.js';
 import { ServerStates } from '../../../src/gateway/server-states.js';
 
@@ -318,6 +318,38 @@ describe('the doctor report', () => {
         fix: 'keep one: coffer mcp remove files-copy',
       },
     ]);
+  });
+
+  it('tells two accounts of one service (secret headers that differ) from one server twice', async () => {
+    const remote = (name: string, id: number) =>
+      record(name, {
+        id,
+        transport: 'http',
+        command: undefined,
+        args: [],
+        url: 'https://api.example.com/mcp',
+        secret_headers: ['Authorization'],
+      });
+    const tokens: Record<string, string> = {
+      work: 'Bearer w',
+      personal: 'Bearer p',
+      again: 'Bearer w',
+    };
+    const records = [remote('work', 1), remote('personal', 2), remote('again', 3)];
+    const duplicates = async (get: SecretStore['get']) => {
+      const secrets = {
+        backend: () => Promise.resolve({ backend: 'keychain' as const }),
+        list: () => Promise.resolve([]),
+        get,
+      };
+      const { findings } = await doctor(records, { secrets }).report();
+      return findings.filter(({ code }) => code === 'SERVER_DUPLICATE').map((f) => f.message);
+    };
+    expect(await duplicates((ref) => Promise.resolve(tokens[ref.server]))).toEqual([
+      'starts the same server as "work" (same command and settings): agents list its tools twice',
+    ]);
+    // A keychain that cannot be read says no less than before.
+    expect(await duplicates(() => Promise.reject(new Error('locked')))).toHaveLength(2);
   });
 
   it('warns of a credential kept as a plain value, by its kind and never its value', async () => {
