@@ -96,7 +96,8 @@ function fixForError(server: string, code: string, local: boolean): string {
     case 'UPSTREAM_TIMEOUT':
       return `it did not answer in time; a first \`npx -y\` download can take minutes: run its command once in a terminal, or raise COFFER_CONNECT_TIMEOUT_MS, then: coffer mcp test ${server}`;
     case 'AUTH_REQUIRED':
-      return `coffer mcp login ${server}`;
+      // Not a sign-in (that is SERVER_NEEDS_SIGN_IN): the server refused its key or token.
+      return `set the key or token it takes: coffer mcp edit ${server} --header "Authorization: Bearer <token>", or coffer secrets set ${server} --header <Name>; then: coffer mcp test ${server}`;
     case 'SECRET_NOT_FOUND':
       return `coffer secrets list --server ${server}, then coffer secrets set ${server} --env <NAME>`;
     case 'PROCESS_LIMIT_REACHED':

@@ -121,7 +121,7 @@ export class ServerStates {
     const before = this.snapshot(server);
     const entry = this.entry(server);
     entry.failedSinceSuccess = true;
-    if (error.code === 'AUTH_REQUIRED') entry.needsSignIn = true;
+    if (error.code === 'AUTH_REQUIRED' && !refusedOutsideSignIn(error)) entry.needsSignIn = true;
     entry.lastError = {
       code: error.code,
       message: error.message,
@@ -280,4 +280,9 @@ export class ServerStates {
     }
     return entry;
   }
+}
+
+/** A key or token refused where no OAuth sign-in would help (src/upstream/refused-credentials.ts). */
+function refusedOutsideSignIn(error: CofferError): boolean {
+  return error.data?.['sign_in'] === false;
 }

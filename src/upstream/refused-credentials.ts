@@ -6,14 +6,22 @@ import { CofferError } from '../domain/errors.js';
  * A remote server refused what Coffer presented: a wrong or missing key or token in its
  * headers, or no OAuth sign-in. Said the same whichever way the refusal reached Coffer
  * (the SDK's OAuth, a bare HTTP 401, a 403 about the key), with what to change.
+ * `signIn` false: the refusal is known to be no matter of OAuth sign-in.
  */
-export function refusedCredentials(server: string, why: string, cause?: unknown): CofferError {
+export function refusedCredentials(
+  server: string,
+  why: string,
+  cause?: unknown,
+  signIn = true,
+): CofferError {
   return new CofferError(
     'AUTH_REQUIRED',
     `Upstream "${server}" refused Coffer's credentials: ${why}`,
     {
       hint: `if it takes a key or token, set the right one: \`coffer mcp edit ${server} --header "Authorization: Bearer <token>"\`, or for a header kept as a secret \`coffer secrets set ${server} --header <Name>\` (\`coffer mcp show ${server}\` names its headers); if it offers OAuth sign-in, run \`coffer mcp login ${server}\``,
-      data: { server },
+      // `sign_in: false`: no OAuth sign-in would help (a key refused, no OAuth offered), so
+      // the server is not marked needs-sign-in (src/gateway/server-states.ts).
+      data: signIn ? { server } : { server, sign_in: false },
       ...(cause === undefined ? {} : { cause }),
     },
   );

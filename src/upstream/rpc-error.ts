@@ -53,7 +53,7 @@ export function fromSdkError(error: unknown, context: SdkErrorContext): Error {
   }
   if (error instanceof OAuthError) return refusedByOAuth(server, error);
   const refusal = httpRefusal(error);
-  if (refusal !== undefined) return refusedCredentials(server, refusal, error);
+  if (refusal !== undefined) return refusedCredentials(server, refusal, error, false);
   const unreachable = networkProblem(error);
   if (unreachable !== undefined)
     return new CofferError(

@@ -223,6 +223,8 @@ export class CofferOAuthProvider implements OAuthClientProvider {
       throw refusedCredentials(
         this.options.server,
         'it answered 401 and offers no OAuth sign-in Coffer could find',
+        undefined,
+        false,
       );
     this.discovered = state;
     await this.options.vault.set(this.options.server, 'discovery', state);

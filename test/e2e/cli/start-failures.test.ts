@@ -147,6 +147,11 @@ describe('a server that cannot start', () => {
         expect(tested.stderr).not.toContain('server_error');
         expect(tested.stderr).toContain(`coffer mcp edit ${name} --header`);
         expect(tested.stderr).toContain(`coffer secrets set ${name} --header`);
+        // A key refused, or no OAuth offered: no sign-in would help, so none is asked for.
+        await cli.run('mcp', 'refresh', name);
+        const listed = await cli.run('mcp', 'list');
+        const row = listed.stdout.split('\n').find((line) => line.includes(` ${name} `));
+        expect(row).toMatch(/│ error +│/);
       } finally {
         await refusing.close();
       }
