@@ -24,7 +24,6 @@ import { instructionsFile } from './instructions-file.js';
 import { ServerStates } from '../gateway/server-states.js';
 import { ToolPins } from '../gateway/tool-pins.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
-import { logRequestFailure } from '../observability/request-failure.js';
 import { createRepositories } from '../store/index.js';
 import { readConfig } from '../domain/config-store.js';
 import { createSearchPath } from '../upstream/login-shell-path.js';
@@ -36,6 +35,8 @@ import { tokensEqual } from './access-guard.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv, readYourWrites } from './activity-writer.js';
+import { GuardedActivity } from './guarded-activity.js';
+import { guardedFailureLog } from './guarded-failure-log.js';
 import type { CreateServices } from './daemon-services.js';
 import { EventBus } from './event-bus.js';
 import { handleOAuthCallback } from './oauth-callback.js';
@@ -121,6 +122,8 @@ export const createServices: CreateServices = async ({
     settings.blockCredentials,
   );
   const { guard, secrets } = guarding;
+  // What the rest records: a client's words (names, clientInfo) cleared of stored secrets.
+  const audited = new GuardedActivity({ sink: recorder, guard, logger });
   const states = new ServerStates(clock, (server, status) =>
     events.emit({ type: 'server.state', server, status }),
   );
@@ -130,7 +133,7 @@ export const createServices: CreateServices = async ({
     store: guarding.oauth,
     servers: repositories.servers,
     states,
-    activity: recorder,
+    activity: audited,
     clock,
     logger,
     port,
@@ -165,7 +168,7 @@ export const createServices: CreateServices = async ({
   let policyChanged = (_server: string): void => {};
   const pins = new ToolPins({
     repository: repositories.pins,
-    activity: recorder,
+    activity: audited,
     clock,
     onChanged: (server) => pinChanged(server),
     onPinned: () => pinSnapshot.changed(),
@@ -177,7 +180,7 @@ export const createServices: CreateServices = async ({
     policies: repositories.policies,
     pins,
     secretGuard: guard,
-    activity: recorder,
+    activity: audited,
     states,
     clock,
     logger,
@@ -191,7 +194,7 @@ export const createServices: CreateServices = async ({
       const line = JSON.stringify({ time: clock.now().toISOString(), ...params }) + '\n';
       sharedRotatingFile(upstreamLogPath(paths, server)).write(line);
     },
-    logFailure: (method, error, trace) => logRequestFailure(logger, method, error, trace),
+    logFailure: guardedFailureLog(logger, guard),
     processSlots,
     policyChanged: (server) => policyChanged(server),
     instructions: new ServerInstructions(instructionsFile(paths.serverInstructions, logger)),
@@ -212,7 +215,7 @@ export const createServices: CreateServices = async ({
     gateway,
     listTimeoutMs: settings.listTimeoutMs,
     processSlots,
-    activity: recorder,
+    activity: audited,
     clock,
     pins,
     secretGuard: guard,
@@ -260,12 +263,15 @@ export const createServices: CreateServices = async ({
   const api = createApiApp({
     ...repositories,
     ownPort: port,
-    activity: readYourWrites(activity, repositories.activity),
+    activity: readYourWrites(
+      { flush: () => audited.settled().then(() => activity.flush()) },
+      repositories.activity,
+    ),
     catalog,
     notifier,
     clock,
     logger,
-    audit: recorder,
+    audit: audited,
     secrets,
     events,
     toolSearch,
@@ -340,6 +346,7 @@ export const createServices: CreateServices = async ({
       events.close();
       await gateway.closeAll();
       await catalog.close();
+      await audited.settled();
       await activity.close();
       await snapshot.flush();
       await pinSnapshot.flush();

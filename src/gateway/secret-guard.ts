@@ -13,6 +13,9 @@ export interface SecretGuardOptions {
   readonly blockCredentials?: boolean;
 }
 
+/** A text with every stored secret in it replaced by its marker. */
+export type TextRedaction = (text: string) => string;
+
 /** What the guard made of a result: the result to pass on and what it did. */
 export interface GuardedResult {
   readonly result: JsonObject;
@@ -29,6 +32,8 @@ export interface GuardedResult {
  */
 export class SecretGuard {
   private matcher: Promise<SecretMatcher> | undefined;
+  /** The matcher `matcher` resolved to, while it is still the current one. */
+  private built: SecretMatcher | undefined;
 
   constructor(private readonly options: SecretGuardOptions) {}
 
@@ -39,6 +44,7 @@ export class SecretGuard {
   /** Secrets, OAuth tokens or server definitions changed: the next check reads them again. */
   invalidate(): void {
     this.matcher = undefined;
+    this.built = undefined;
   }
 
   /** Throws SECRET_BLOCKED or CREDENTIAL_BLOCKED; else the events to record. */
@@ -70,9 +76,28 @@ export class SecretGuard {
     return matcher.empty ? text : matcher.redact(text).text;
   }
 
+  /**
+   * For what Coffer writes down of a client's own words (a tool name, a client name: the
+   * activity log and coffer.log), which must not keep a stored secret either.
+   */
+  async textRedaction(): Promise<TextRedaction> {
+    return redactionBy(await this.current());
+  }
+
+  /** The same without waiting, once the matcher is built; undefined until then. */
+  readyTextRedaction(): TextRedaction | undefined {
+    return this.built === undefined ? undefined : redactionBy(this.built);
+  }
+
   private current(): Promise<SecretMatcher> {
     if (this.matcher === undefined) {
       const building = this.options.secrets.known().then(buildSecretMatcher);
+      void building.then(
+        (matcher) => {
+          if (this.matcher === building) this.built = matcher;
+        },
+        () => undefined,
+      );
       // A failed read (a locked keychain) fails this call and is tried again on the next.
       building.catch(() => {
         if (this.matcher === building) this.matcher = undefined;
@@ -81,6 +106,10 @@ export class SecretGuard {
     }
     return this.matcher;
   }
+}
+
+function redactionBy(matcher: SecretMatcher): TextRedaction {
+  return matcher.empty ? (text) => text : (text) => matcher.redact(text).text;
 }
 
 /** Every string of a JSON value, keys included, with the secrets in it replaced. */

@@ -60,4 +60,21 @@ describe('logRequestFailure', () => {
       /TypeError: x is not a function\n\s+at /,
     );
   });
+
+  it("passes what may quote the client (method, message, hint, a bug's text) through `text`", () => {
+    const { logger, lines } = capturedLog();
+    const hide = (words: string) => words.replaceAll('tok-123456789', '[redacted]');
+    const unknown = new CofferError('CAPABILITY_NOT_FOUND', 'Unknown tool "tok-123456789"', {
+      hint: 'no tool tok-123456789',
+    });
+    logRequestFailure(logger, 'tools/call', unknown, trace, hide);
+    logRequestFailure(logger, 'resources/read', new Error('no file tok-123456789'), trace, hide);
+    expect(lines[0]).toMatchObject({
+      msg: 'tools/call failed: Unknown tool "[redacted]"',
+      hint: 'no tool [redacted]',
+    });
+    expect(lines[1]).toMatchObject({ err: { message: 'no file [redacted]' } });
+    expect((lines[1]?.['err'] as { stack: string }).stack).toMatch(/no file \[redacted\]\n\s+at /);
+    expect(JSON.stringify(lines)).not.toContain('tok-123456789');
+  });
 });
