@@ -8,6 +8,7 @@ import { modernHttpFetch } from './modern-http-fetch.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
 import { CofferOAuthProvider } from './oauth/coffer-oauth-provider.js';
 import { originHeaders } from './origin-headers.js';
+import { redactingStderr } from './stderr-redaction.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
 export interface TransportOptions {
@@ -57,15 +58,22 @@ export function createClientTransport(
 
 function stdioTransport(definition: ServerDefinition, options: TransportOptions): Transport {
   // Size-bounded, and shared with the other processes of this server (one per session).
-  const log =
+  const file =
     options.stderrLogPath === undefined ? undefined : sharedRotatingFile(options.stderrLogPath);
+  // Without the secrets it was given: a server may print its own token (stderr-redaction.ts).
+  const log =
+    file === undefined
+      ? undefined
+      : redactingStderr(definition.name, options.extraEnv ?? {}, (chunk) => file.write(chunk));
   return new StdioProcessTransport({
     command: definition.command ?? '',
     args: definition.args,
     env: { ...definition.env, ...options.extraEnv },
     ...(definition.cwd === undefined ? {} : { cwd: definition.cwd }),
     ...(options.searchPath === undefined ? {} : { searchPath: options.searchPath }),
-    ...(log === undefined ? {} : { onStderr: (chunk: Buffer) => log.write(chunk) }),
+    ...(log === undefined
+      ? {}
+      : { onStderr: (chunk: Buffer) => log.write(chunk), onStderrEnd: () => log.end() }),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     ...(options.onExit === undefined ? {} : { onExit: options.onExit }),
   });

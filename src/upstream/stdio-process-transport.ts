@@ -30,6 +30,8 @@ export interface StdioProcessOptions {
    * stdout lines that were not JSON-RPC arrive here too, so they land in the same log.
    */
   readonly onStderr?: (chunk: Buffer) => void;
+  /** Stderr ended: what is left of its last line, held back until a newline, can go. */
+  readonly onStderrEnd?: () => void;
   /** How long a closing child gets after stdin ends, and again after SIGTERM. */
   readonly graceMs?: number;
   readonly onSpawn?: (pid: number) => void;
@@ -105,6 +107,7 @@ export class StdioProcessTransport implements Transport {
         this.startFailure.stderr(chunk);
         this.options.onStderr?.(chunk);
       });
+      child.stderr?.once('end', () => this.options.onStderrEnd?.());
     });
   }
 
