@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { CofferError } from '../domain/errors.js';
 import { parseConfigFile } from '../domain/config-file.js';
 import {
+  clientsOf,
   policiesOf,
   preferencesOf,
   readConfig,
@@ -40,6 +41,7 @@ export function configRoutes(services: ApiServices): Hono {
       preferences: await preferencesOf(services, current),
       currentPolicies: await policiesOf(services, current),
       secrets: await storedSecrets(services),
+      currentClients: await clientsOf(services, current),
     });
     const dryRun = ['1', 'true'].includes(c.req.query('dry_run') ?? '');
     if (!dryRun) await apply(services, c, plan, parsed.definitions);
@@ -83,6 +85,13 @@ async function apply(
     throw new CofferError('NOT_FOUND', 'This daemon keeps no approval policies', {
       hint: 'remove `policies` from the file, or import into a daemon that has them',
     });
+  if (
+    services.oauth === undefined &&
+    plan.changes.some((change) => change.oauth_client !== undefined)
+  )
+    throw new CofferError('NOT_FOUND', 'This daemon has no OAuth sign-in', {
+      hint: 'remove `oauth_client_id` from the file, or import into a daemon that has it',
+    });
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   let changed = false;
   for (const change of plan.changes) {
@@ -105,7 +114,8 @@ async function applyChange(
   definition: ServerDefinition,
 ): Promise<void> {
   await writeConfigChange(services, change, definition);
-  if (change.action === 'update' && change.fields.length > 0)
+  // Lists made with the old definition, or signed in with the old OAuth client, are stale.
+  if (change.action === 'update' && (change.fields.length > 0 || change.oauth_client !== undefined))
     await services.catalog.forget(change.server);
   // Live sessions list and gate tools by switches and policies: they must see the new ones.
   if (change.capabilities.length > 0 || change.policies.length > 0)

@@ -9,7 +9,7 @@ import { createServerSchema, patchServerSchema } from './request-schemas.js';
 import { forgetCredentials, forgetDroppedCredentials } from './server-credentials.js';
 import { requireServer } from './server-lookup.js';
 import { checkPatched, toServerPatch } from './server-patch.js';
-import { toServerView } from './server-view.js';
+import { toServerView, type RemoteOAuthView } from './server-view.js';
 
 /**
  * /servers: the registered servers. Every change tells live sessions (serversChanged);
@@ -29,13 +29,18 @@ export function serverRoutes(services: ApiServices): Hono {
       throw error;
     }
   };
-  const signedIn = async (record: ServerRecord): Promise<boolean | undefined> => {
-    if (record.transport === 'stdio' || services.oauth === undefined) return undefined;
+  const remoteOAuth = async (record: ServerRecord): Promise<RemoteOAuthView> => {
+    const oauth = services.oauth;
+    if (record.transport === 'stdio' || oauth === undefined) return {};
     // A locked keychain must not take the server list down with it.
-    return services.oauth.signedIn(record.name, record.url ?? '').catch(() => undefined);
+    const [signedIn, clientId] = await Promise.all([
+      oauth.signedIn(record.name, record.url ?? '').catch(() => undefined),
+      oauth.clientId(record.name).catch(() => undefined),
+    ]);
+    return { signedIn, clientId };
   };
   const view = async (record: ServerRecord) =>
-    toServerView(record, catalog, await heldOf(record.name), await signedIn(record));
+    toServerView(record, catalog, await heldOf(record.name), await remoteOAuth(record));
 
   app.get('/servers', async (c) => {
     const records = await servers.list();

@@ -32,13 +32,21 @@ export interface ServerView {
    * Absent for a local server, or where the keychain cannot tell.
    */
   readonly signed_in?: boolean;
+  /** A remote server's OAuth client given by hand (`--oauth-client-id`): its id, not its secret. */
+  readonly oauth_client_id?: string;
+}
+
+/** What the keychain says of a remote server's OAuth; absent where it cannot tell. */
+export interface RemoteOAuthView {
+  readonly signedIn?: boolean | undefined;
+  readonly clientId?: string | undefined;
 }
 
 export function toServerView(
   record: ServerRecord,
   catalog: CapabilityCatalog,
   heldTools: number,
-  signedIn?: boolean,
+  oauth: RemoteOAuthView = {},
 ): ServerView {
   return {
     id: record.id,
@@ -59,6 +67,7 @@ export function toServerView(
     updated_at: record.updated_at,
     status: catalog.status(record.name),
     held_tools: heldTools,
-    ...(signedIn === undefined ? {} : { signed_in: signedIn }),
+    ...(oauth.signedIn === undefined ? {} : { signed_in: oauth.signedIn }),
+    ...(oauth.clientId === undefined ? {} : { oauth_client_id: oauth.clientId }),
   };
 }

@@ -25,7 +25,7 @@ import { ServerStates } from '../gateway/server-states.js';
 import { ToolPins } from '../gateway/tool-pins.js';
 import { sharedRotatingFile } from '../observability/rotating-file.js';
 import { createRepositories } from '../store/index.js';
-import { readConfig } from '../domain/config-store.js';
+import { readConfig, type ConfigStores } from '../domain/config-store.js';
 import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { findCommand, isDirectory, isFile } from '../config/command-lookup.js';
@@ -79,9 +79,11 @@ export const createServices: CreateServices = async ({
     logger,
   });
   await activity.start();
+  // The OAuth clients given by hand are in the snapshot as in an export (set below).
+  let oauthClients: ConfigStores['oauth'] = undefined;
   const snapshot = new ConfigSnapshot({
     path: paths.configSnapshot,
-    read: () => readConfig(repositories),
+    read: () => readConfig({ ...repositories, oauth: oauthClients }),
     logger,
   });
   const pinSnapshot = new ConfigSnapshot({
@@ -142,6 +144,7 @@ export const createServices: CreateServices = async ({
     clientMetadataUrl: settings.oauthClientMetadataUrl,
     onSignedIn: (server) => signedIn(server),
   });
+  oauthClients = oauth.signIn;
   const version = packageVersion();
   // Before any upstream starts: end what a killed predecessor left running.
   await sweepOrphans(repositories.upstreamProcesses, logger);

@@ -25,6 +25,8 @@ export interface ConfigServer extends Omit<ServerDefinition, 'name'> {
   readonly capabilities?: Switches;
   /** Approval policies; absent in files written before they existed (then left alone). */
   readonly policies?: ConfigPolicies;
+  /** A remote server's OAuth client given by hand (`--oauth-client-id`); never its secret. */
+  readonly oauth_client_id?: string;
 }
 
 export interface ConfigFile {
@@ -50,6 +52,8 @@ const policiesSchema = z
     tools: z.record(z.string().min(1, 'a tool name must not be empty'), policySchema).optional(),
   })
   .strict();
+
+const clientIdSchema = z.string().min(1, 'an OAuth client id must not be empty');
 
 const fileSchema = z
   .object({
@@ -92,21 +96,32 @@ export function parseConfigFile(value: unknown): {
   readonly definitions: readonly ServerDefinition[];
   readonly switches: ReadonlyMap<string, Switches>;
   readonly policies: ReadonlyMap<string, ConfigPolicies>;
+  /** Pre-registered OAuth client ids, by server. */
+  readonly clients: ReadonlyMap<string, string>;
 } {
   const file = check(fileSchema, value, '');
   const definitions: ServerDefinition[] = [];
   const switches = new Map<string, Switches>();
   const policies = new Map<string, ConfigPolicies>();
+  const clients = new Map<string, string>();
   for (const [name, entry] of Object.entries(file.servers)) {
-    const { capabilities, policies: own, ...definition } = entry;
+    const { capabilities, policies: own, oauth_client_id: clientId, ...definition } = entry;
     const prefix = `servers.${name}`;
     if ('name' in definition) throw invalid(`${prefix}.name`, 'the name is the key of the entry');
-    definitions.push(check(serverDefinitionSchema, { ...definition, name }, prefix));
+    const parsed = check(serverDefinitionSchema, { ...definition, name }, prefix);
+    definitions.push(parsed);
     if (capabilities !== undefined)
       switches.set(name, check(switchesSchema, capabilities, `${prefix}.capabilities`));
     if (own !== undefined) policies.set(name, check(policiesSchema, own, `${prefix}.policies`));
+    if (clientId === undefined) continue;
+    if (parsed.transport === 'stdio')
+      throw invalid(
+        `${prefix}.oauth_client_id`,
+        'an OAuth client is for http and sse servers only',
+      );
+    clients.set(name, check(clientIdSchema, clientId, `${prefix}.oauth_client_id`));
   }
-  return { definitions, switches, policies };
+  return { definitions, switches, policies, clients };
 }
 
 /**
@@ -129,6 +144,8 @@ export function exportConfig(
   servers: readonly ServerRecord[],
   preferences: ReadonlyMap<string, readonly CapabilityPreference[]>,
   policies: ReadonlyMap<string, ServerPolicies>,
+  /** Pre-registered OAuth client ids, by server (never their secrets). */
+  clients: ReadonlyMap<string, string> = new Map(),
 ): ConfigFile {
   const entries: Record<string, ConfigServer> = {};
   for (const record of [...servers].sort((a, b) => a.name.localeCompare(b.name))) {
@@ -144,8 +161,10 @@ export function exportConfig(
       (switches[preference.type] ??= {})[preference.key] = preference.enabled;
     }
     const own = policiesEntry(policies.get(name));
+    const clientId = clients.get(name);
     entries[name] = {
       ...definition,
+      ...(clientId === undefined ? {} : { oauth_client_id: clientId }),
       ...(Object.keys(switches).length === 0 ? {} : { capabilities: switches }),
       ...(own === undefined ? {} : { policies: own }),
     };

@@ -30,6 +30,13 @@ export interface PolicyChange {
   readonly was: ToolPolicy | null;
 }
 
+/** A remote server's pre-registered OAuth client id, set by an import. */
+export interface OAuthClientChange {
+  readonly client_id: string;
+  /** The id before; null when the server had none. */
+  readonly was: string | null;
+}
+
 export interface ServerChange {
   readonly server: string;
   readonly action: 'add' | 'update' | 'unchanged';
@@ -37,6 +44,8 @@ export interface ServerChange {
   readonly fields: readonly (keyof ServerDefinition)[];
   readonly capabilities: readonly CapabilitySwitch[];
   readonly policies: readonly PolicyChange[];
+  /** The pre-registered OAuth client id the import sets; absent when it sets none. */
+  readonly oauth_client?: OAuthClientChange;
   /** What the user should know before it is applied (moved-secrets.ts). */
   readonly notes: readonly string[];
 }
@@ -79,6 +88,10 @@ export interface PlanInput {
   /** The policies stored now, for the registered servers. */
   readonly currentPolicies: ReadonlyMap<string, ServerPolicies>;
   readonly secrets: readonly SecretRef[];
+  /** Pre-registered OAuth client ids the file names, by server; others are left alone. */
+  readonly clients?: ReadonlyMap<string, string>;
+  /** The ids kept here now, for the registered servers. */
+  readonly currentClients?: ReadonlyMap<string, string>;
 }
 
 /** The fields of a definition besides its name, in the order a config file lists them. */
@@ -164,6 +177,14 @@ function missingSecrets(
     }));
 }
 
+function clientChange(
+  wanted: string | undefined,
+  current: string | undefined,
+): OAuthClientChange | undefined {
+  if (wanted === undefined || wanted === current) return undefined;
+  return { client_id: wanted, was: current ?? null };
+}
+
 export function planConfigImport(input: PlanInput): ConfigImportPlan {
   const byName = new Map(input.current.map((record) => [record.name, record]));
   const changes = input.definitions.map((definition): ServerChange => {
@@ -178,14 +199,23 @@ export function planConfigImport(input: PlanInput): ConfigImportPlan {
       existing === undefined ? undefined : input.currentPolicies.get(definition.name),
     );
     const server = definition.name;
+    const client = clientChange(
+      input.clients?.get(server),
+      existing === undefined ? undefined : input.currentClients?.get(server),
+    );
+    const oauth = client === undefined ? {} : { oauth_client: client };
     if (existing === undefined)
-      return { server, action: 'add', fields: [], capabilities, policies, notes: [] };
+      return { server, action: 'add', fields: [], capabilities, policies, ...oauth, notes: [] };
     const fields = changedFields(existing, definition);
-    const same = fields.length === 0 && capabilities.length === 0 && policies.length === 0;
+    const same =
+      fields.length === 0 &&
+      capabilities.length === 0 &&
+      policies.length === 0 &&
+      client === undefined;
     const moved = movedSecretsNote(existing, definition);
     const notes = moved === undefined ? [] : [moved];
     const action = same ? 'unchanged' : 'update';
-    return { server, action, fields, capabilities, policies, notes };
+    return { server, action, fields, capabilities, policies, ...oauth, notes };
   });
   const named = new Set(input.definitions.map((definition) => definition.name));
   return {

@@ -2,6 +2,7 @@ import type { CapabilityPreference } from './capability.js';
 import { exportConfig, type ConfigFile } from './config-file.js';
 import type { ServerChange } from './config-plan.js';
 import type {
+  OAuthSignIn,
   PreferenceRepository,
   ServerPatch,
   ServerRepository,
@@ -21,6 +22,11 @@ export interface ConfigStores {
   readonly preferences: Pick<PreferenceRepository, 'list' | 'setEnabled'>;
   /** Without one (some test setups) the file gets no policies and an import sets none. */
   readonly policies?: Pick<ToolPolicyRepository, 'forServer' | 'setTool' | 'setDestructive'>;
+  /**
+   * Pre-registered OAuth client ids (the keychain's, through the daemon's OAuth vault).
+   * Without it the file gets none and an import sets none.
+   */
+  readonly oauth?: Pick<OAuthSignIn, 'clientId' | 'setClient'> | undefined;
 }
 
 export async function preferencesOf(
@@ -47,13 +53,28 @@ export async function policiesOf(
   return new Map(entries);
 }
 
-/** What `coffer config export` prints: every server, its switches and policies. */
+/** The pre-registered OAuth client id of each remote server that has one. */
+export async function clientsOf(
+  stores: ConfigStores,
+  servers: readonly ServerRecord[],
+): Promise<Map<string, string>> {
+  const oauth = stores.oauth;
+  if (oauth === undefined) return new Map();
+  const remote = servers.filter((server) => server.transport !== 'stdio');
+  const entries = await Promise.all(
+    remote.map(async (server) => [server.name, await oauth.clientId(server.name)] as const),
+  );
+  return new Map(entries.filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** What `coffer config export` prints: every server, its switches, policies and OAuth client. */
 export async function readConfig(stores: ConfigStores): Promise<ConfigFile> {
   const servers = await stores.servers.list();
   return exportConfig(
     servers,
     await preferencesOf(stores, servers),
     await policiesOf(stores, servers),
+    await clientsOf(stores, servers),
   );
 }
 
@@ -76,6 +97,9 @@ export async function writeConfigChange(
   }
   for (const { type, key, enabled } of change.capabilities)
     await stores.preferences.setEnabled(change.server, type, [key], enabled);
+  // A new id: tokens and a registration made with the old client are forgotten with it.
+  if (change.oauth_client !== undefined && stores.oauth !== undefined)
+    await stores.oauth.setClient(change.server, { client_id: change.oauth_client.client_id });
   const policies = stores.policies;
   if (policies === undefined) return; // an import refuses policies first (config-routes.ts)
   for (const { tool, policy } of change.policies) {

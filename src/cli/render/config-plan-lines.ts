@@ -1,4 +1,9 @@
-import type { ConfigImportPlan, PolicyChange, ServerChange } from '../../domain/config-plan.js';
+import type {
+  ConfigImportPlan,
+  OAuthClientChange,
+  PolicyChange,
+  ServerChange,
+} from '../../domain/config-plan.js';
 import type { Colors } from './colors.js';
 
 function policyLine(change: PolicyChange): string {
@@ -7,11 +12,17 @@ function policyLine(change: PolicyChange): string {
   return `    policy ${what}: ${change.policy} (${was})`;
 }
 
+function clientLine(change: OAuthClientChange): string {
+  const was = change.was === null ? 'added' : `was ${change.was}`;
+  return `    oauth client id: ${change.client_id} (${was}; a client secret is never in the file)`;
+}
+
 function changedParts(change: ServerChange): string {
   return [
     ...change.fields,
     ...(change.capabilities.length > 0 ? ['switches'] : []),
     ...(change.policies.length > 0 ? ['policies'] : []),
+    ...(change.oauth_client === undefined ? [] : ['oauth client']),
   ].join(', ');
 }
 
@@ -28,6 +39,7 @@ function changeLines(change: ServerChange, colors: Colors): string[] {
       (item) => `    ${item.type} ${item.key}: ${item.enabled ? 'enabled' : 'disabled'}`,
     ),
     ...change.policies.map(policyLine),
+    ...(change.oauth_client === undefined ? [] : [clientLine(change.oauth_client)]),
     ...change.notes.map((note) => colors.yellow(`    note: ${note}`)),
   ];
 }

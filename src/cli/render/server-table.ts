@@ -12,6 +12,7 @@ export type ServerView = ServerRecord & {
   readonly held_tools?: number;
   /** A remote server: OAuth tokens held for its URL (absent for a local one). */
   readonly signed_in?: boolean;
+  readonly oauth_client_id?: string;
 };
 
 function stateCell(state: ServerState, colors: Colors): string {
@@ -147,6 +148,8 @@ export function renderServerDetails(
         ? 'signed in (OAuth tokens for this URL in the keychain)'
         : `none (if it uses OAuth: coffer mcp login ${server.name})`,
     ]);
+  if (server.oauth_client_id !== undefined)
+    rows.push(['oauth client', `${server.oauth_client_id} (pre-registered)`]);
   const version = server.status.protocol_version;
   if (version !== undefined) rows.push(['protocol', `MCP ${version}`]);
   const counts = server.status.counts;

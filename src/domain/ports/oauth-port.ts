@@ -56,6 +56,8 @@ export interface OAuthSignIn {
   /** Revokes the tokens where the server allows it (RFC 7009), then forgets them. */
   logout(server: string): Promise<{ readonly revoked: boolean; readonly forgotten: boolean }>;
   setClient(server: string, client: PreregisteredClient): Promise<void>;
+  /** The id of the client given by hand (`--oauth-client-id`), if any; never its secret. */
+  clientId(server: string): Promise<string | undefined>;
   /**
    * A server is being removed: forgets everything kept for it (tokens, clients, a sign-in
    * in progress) and asks its authorization server to revoke the tokens without waiting

@@ -205,6 +205,10 @@ export class OAuthSignInFlow implements OAuthSignIn {
     await vault.forget(server, 'tokens');
   }
 
+  async clientId(server: string): Promise<string | undefined> {
+    return (await this.options.vault.get(server, 'preregistered'))?.client_id;
+  }
+
   /** A provider for `definition`: connect mode for upstream connections, login for sign-in. */
   provider(definition: ServerDefinition, hooks: ProviderHooks): CofferOAuthProvider {
     const { vault, clock, lookup, ttlMs, onSignedIn, onSignedOut, ...settings } = this.options;

@@ -33,6 +33,7 @@ function signInFlow(forgotten: string[], failWith?: Error): OAuthSignIn {
     logout: unused,
     setClient: unused,
     signedIn: () => Promise.resolve(false),
+    clientId: () => Promise.resolve(undefined),
     forget: (server) => {
       forgotten.push(server);
       return failWith === undefined ? Promise.resolve(true) : Promise.reject(failWith);

@@ -373,3 +373,56 @@ describe('planning an import', () => {
     });
   });
 });
+
+describe("a remote server's pre-registered OAuth client id in the config file", () => {
+  const remote = (fields: Partial<ServerRecord> = {}) =>
+    record('corp', {
+      transport: 'http',
+      url: 'https://corp.example/mcp',
+      command: undefined,
+      args: [],
+      env: {},
+      ...fields,
+    });
+
+  it('is exported when there is one, and parsed back', () => {
+    const file = exportConfig([remote()], new Map(), new Map(), new Map([['corp', 'desk']]));
+    expect(file.servers['corp']).toMatchObject({ oauth_client_id: 'desk' });
+    expect(parseConfigFile(file).clients).toEqual(new Map([['corp', 'desk']]));
+  });
+
+  it('is refused for a local server, or empty', () => {
+    const local = {
+      coffer_config: 1,
+      servers: { x: { transport: 'stdio', command: 'a', oauth_client_id: 'id' } },
+    };
+    expect(problemOf(local).path).toBe('servers.x.oauth_client_id');
+    const empty = {
+      coffer_config: 1,
+      servers: { x: { transport: 'http', url: 'https://a.example', oauth_client_id: '' } },
+    };
+    expect(problemOf(empty).message).toContain('an OAuth client id must not be empty');
+  });
+
+  it('is planned when it differs, and left alone when the file has none', () => {
+    const plan = (wanted: string | undefined, current: string | undefined) =>
+      planConfigImport({
+        definitions: [{ ...remote() }],
+        switches: new Map(),
+        policies: new Map(),
+        clients: new Map(wanted === undefined ? [] : [['corp', wanted]]),
+        current: [remote()],
+        preferences: new Map(),
+        currentPolicies: new Map(),
+        secrets: [],
+        currentClients: new Map(current === undefined ? [] : [['corp', current]]),
+      }).changes[0];
+    expect(plan('new', 'old')).toMatchObject({
+      action: 'update',
+      oauth_client: { client_id: 'new', was: 'old' },
+    });
+    expect(plan('new', undefined)?.oauth_client).toEqual({ client_id: 'new', was: null });
+    expect(plan('same', 'same')?.action).toBe('unchanged');
+    expect(plan(undefined, 'old')?.action).toBe('unchanged');
+  });
+});
