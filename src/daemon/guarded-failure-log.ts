@@ -14,16 +14,11 @@ export type FailureLog = (method: string, error: unknown, trace?: TraceContext) 
  */
 export function guardedFailureLog(
   logger: Logger,
-  guard: Pick<SecretGuard, 'textRedaction' | 'readyTextRedaction'>,
+  guard: Pick<SecretGuard, 'withTextRedaction'>,
 ): FailureLog {
-  return (method, error, trace) => {
-    const log = (text: (words: string) => string) =>
-      logRequestFailure(logger, method, error, trace, text);
-    const ready = guard.readyTextRedaction();
-    if (ready !== undefined) {
-      log(ready);
-      return;
-    }
-    void guard.textRedaction().then(log, () => log(() => UNCHECKED_TEXT));
-  };
+  return (method, error, trace) =>
+    guard.withTextRedaction(
+      (text) => logRequestFailure(logger, method, error, trace, text),
+      () => UNCHECKED_TEXT,
+    );
 }

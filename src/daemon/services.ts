@@ -37,6 +37,7 @@ import { RegistrySnapshot } from './registry-snapshot.js';
 import { ActivityWriter, activitySettingsFromEnv, readYourWrites } from './activity-writer.js';
 import { GuardedActivity } from './guarded-activity.js';
 import { guardedFailureLog } from './guarded-failure-log.js';
+import { guardedUpstreamLog } from './guarded-upstream-log.js';
 import type { CreateServices } from './daemon-services.js';
 import { EventBus } from './event-bus.js';
 import { handleOAuthCallback } from './oauth-callback.js';
@@ -193,10 +194,9 @@ export const createServices: CreateServices = async ({
     enabledServers: (only) => registry.enabled(only),
     isDisabled: async (server) =>
       (await registry.all()).some(({ name, enabled }) => name === server && !enabled),
-    upstreamLog: (server, params) => {
-      const line = JSON.stringify({ time: clock.now().toISOString(), ...params }) + '\n';
-      sharedRotatingFile(upstreamLogPath(paths, server)).write(line);
-    },
+    upstreamLog: guardedUpstreamLog(guard, clock, (server, line) =>
+      sharedRotatingFile(upstreamLogPath(paths, server)).write(line),
+    ),
     logFailure: guardedFailureLog(logger, guard),
     processSlots,
     policyChanged: (server) => policyChanged(server),

@@ -89,6 +89,16 @@ export class SecretGuard {
     return this.built === undefined ? undefined : redactionBy(this.built);
   }
 
+  /**
+   * Runs `use` with the text redaction: at once when the matcher is built, else once it
+   * is; with `unreadable` when the secrets cannot be read. For writes that need not wait.
+   */
+  withTextRedaction(use: (redaction: TextRedaction) => void, unreadable: TextRedaction): void {
+    const ready = this.readyTextRedaction();
+    if (ready !== undefined) use(ready);
+    else void this.textRedaction().then(use, () => use(unreadable));
+  }
+
   private current(): Promise<SecretMatcher> {
     if (this.matcher === undefined) {
       const building = this.options.secrets.known().then(buildSecretMatcher);

@@ -44,3 +44,43 @@ describe('a stdio server that prints its own secret on stderr', () => {
     expect(leaking).toEqual([]);
   });
 });
+
+describe('a stdio server that sends its own secret in an MCP log message', () => {
+  let daemon: RunningDaemon;
+  const LOGGER = join(repoRoot, 'test/fixtures/logging-secret-server.mjs');
+
+  beforeAll(async () => {
+    daemon = await startDaemon({ COFFER_KEYCHAIN: 'file' });
+    const added = await runCoffer(
+      daemon.env,
+      [
+        'mcp',
+        'add',
+        'logger',
+        '--secret-env',
+        'TELL_TOKEN',
+        '--from-stdin',
+        '--',
+        'node',
+        LOGGER,
+        'TELL_TOKEN',
+      ],
+      `${SECRET}\n`,
+    );
+    expect(added.code, added.stderr).toBe(0);
+  });
+  afterAll(() => daemon?.stop());
+
+  it('leaves it out of logs/upstream-<name>.log', async () => {
+    const client = await daemon.client();
+    await client.callTool({ name: 'logger__tell', arguments: {} });
+    await expect.poll(() => upstreamLog(daemon.home, 'logger')).toContain('connected with');
+    expect(upstreamLog(daemon.home, 'logger')).toContain(
+      'connected with TELL_TOKEN=[redacted: secret logger/env/TELL_TOKEN]',
+    );
+    const leaking = filesUnder(daemon.home).filter(
+      (file) => basename(file) !== 'secrets.json' && readFileSync(file).includes(SECRET),
+    );
+    expect(leaking).toEqual([]);
+  });
+});
