@@ -14,7 +14,7 @@ import { shimSuite } from './support/shim-suite.js';
 // Results uncut: each answer is as large as its call, as a big file read would be.
 const { shim, home } = shimSuite({ fixture: true, env: { COFFER_RESULT_BUDGET_TOKENS: 'off' } });
 
-const CALLS = 150;
+const CALLS = 256;
 const MESSAGE = 'x'.repeat(512 * 1024);
 
 function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
