@@ -217,6 +217,9 @@ function sessionProblem(sessionId: unknown): string {
  * either era (a 2026-07-28 request has no session, but its sender thinks otherwise).
  */
 function severalSessionIds(req: IncomingMessage): string | undefined {
+  // A session id is visible ASCII (no space): only a joined value holds ", ". Checked
+  // first, so a POST does not pay for Node building headersDistinct.
+  if (req.headers['mcp-session-id']?.includes(', ') !== true) return undefined;
   const count = req.headersDistinct['mcp-session-id']?.length ?? 0;
   if (count < 2) return undefined;
   return `Invalid Request: the request carries ${count} Mcp-Session-Id headers; send one session id per request`;
