@@ -111,7 +111,8 @@ export class ServerStates {
     entry.needsSignIn = false;
     entry.crashes = [];
     if (Object.keys(counts).length > 0)
-      entry.counts = { ...(entry.counts ?? { tools: 0, prompts: 0, resources: 0 }), ...counts };
+      // Only what was listed: a kind no list has reached yet stays unknown, not 0.
+      entry.counts = { ...entry.counts, ...counts };
     this.report(server, before);
   }
 

@@ -9,12 +9,16 @@ export function formatCounts(
   templates = counts?.resource_templates,
 ): string {
   if (counts === null || counts === undefined) return 'Not listed yet';
-  return [
-    plural(counts.tools, 'tool'),
-    plural(counts.prompts, 'prompt'),
-    plural(counts.resources, 'resource'),
+  // A kind not listed yet is left out: unknown is not 0.
+  const known = (count: number | undefined, word: string): string[] =>
+    count === undefined ? [] : [plural(count, word)];
+  const words = [
+    ...known(counts.tools, 'tool'),
+    ...known(counts.prompts, 'prompt'),
+    ...known(counts.resources, 'resource'),
     ...(templates === undefined || templates === 0 ? [] : [plural(templates, 'resource template')]),
-  ].join(' · ');
+  ];
+  return words.length === 0 ? 'Not listed yet' : words.join(' · ');
 }
 
 /** What the server runs or dials, in one line. */

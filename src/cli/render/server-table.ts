@@ -34,8 +34,9 @@ function stateCell(state: ServerState, colors: Colors): string {
 }
 
 function count(status: ServerStatus, kind: 'tools' | 'prompts' | 'resources'): string {
-  // null: never listed yet. Shown as "-", not 0: unknown is not empty (ADR-004).
-  return status.counts === null ? '-' : String(status.counts[kind]);
+  // Never listed yet (no kind, or not this one): "-", not 0; unknown is not empty (ADR-004).
+  const counted = status.counts?.[kind];
+  return counted === undefined ? '-' : String(counted);
 }
 
 /** The tools cell; tools held back for review are counted beside it, as `--tree` marks them. */
@@ -153,7 +154,8 @@ export function renderServerDetails(
   const version = server.status.protocol_version;
   if (version !== undefined) rows.push(['protocol', `MCP ${version}`]);
   const counts = server.status.counts;
-  if (counts !== null) rows.push(['capabilities', countsText(counts)]);
+  const listed = counts === null ? '' : countsText(counts);
+  if (listed !== '') rows.push(['capabilities', listed]);
   const error = server.status.last_error;
   if (error !== null) {
     rows.push(['last error', colors.red(`${error.code}: ${error.message} (${error.at})`)]);

@@ -23,12 +23,14 @@ export type ServerState =
   /** A remote server whose OAuth tokens are missing or were refused: `coffer mcp login`. */
   | 'needs-sign-in';
 
-/** How many tools, prompts and resources a server listed. */
+/**
+ * How many of each kind a server listed last. A kind is absent until it was listed: an
+ * agent often lists only its tools, and a kind never listed is unknown, not empty (ADR-004).
+ */
 export interface CapabilityCounts {
-  readonly tools: number;
-  readonly prompts: number;
-  readonly resources: number;
-  /** Absent until its templates were listed (an agent lists them only when it needs them). */
+  readonly tools?: number;
+  readonly prompts?: number;
+  readonly resources?: number;
   readonly resource_templates?: number;
 }
 

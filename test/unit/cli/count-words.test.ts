@@ -21,4 +21,10 @@ describe('count words', () => {
       '2 tools, 0 prompts, 1 resource',
     );
   });
+
+  it('leaves out a kind not listed yet: unknown is not 0', () => {
+    expect(countsText({ tools: 17 })).toBe('17 tools');
+    expect(countsText({ prompts: 0, resources: 2 })).toBe('0 prompts, 2 resources');
+    expect(countsText({})).toBe('');
+  });
 });

@@ -27,18 +27,20 @@ describe('server states: change hook (live UI updates)', () => {
     ]);
   });
 
-  it('counts resource templates once listed, beside the other counts', () => {
+  it('counts each kind once listed, and leaves a kind not listed yet unknown, not 0', () => {
     const states = new ServerStates(clock);
+    // An agent that lists its tools only (most do, first): prompts and resources unknown.
     states.listed('everything', 'tool', 13);
-    expect(states.status('everything').counts).toEqual({ tools: 13, prompts: 0, resources: 0 });
+    expect(states.status('everything').counts).toEqual({ tools: 13 });
     states.listed('everything', 'resource_template', 2);
     states.listed('everything', 'resource', 7);
     expect(states.status('everything').counts).toEqual({
       tools: 13,
-      prompts: 0,
       resources: 7,
       resource_templates: 2,
     });
+    states.listed('everything', 'prompt', 0);
+    expect(states.status('everything').counts).toMatchObject({ prompts: 0 });
   });
 
   it('works without a hook', () => {

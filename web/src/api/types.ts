@@ -8,11 +8,11 @@ export type ServerState =
   'idle' | 'starting' | 'running' | 'error' | 'crash-loop' | 'disabled' | 'needs-sign-in';
 export type CapabilityType = 'tool' | 'prompt' | 'resource' | 'resource_template';
 
+/** A kind is absent until the server listed it: unknown, not 0. */
 export interface Counts {
-  readonly tools: number;
-  readonly prompts: number;
-  readonly resources: number;
-  /** Absent until the server's templates were listed. */
+  readonly tools?: number;
+  readonly prompts?: number;
+  readonly resources?: number;
   readonly resource_templates?: number;
 }
 
