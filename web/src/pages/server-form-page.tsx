@@ -6,6 +6,7 @@ import { useToast } from '../components/toasts.js';
 import { href, navigate } from '../router.js';
 import { ServerFormFields } from './server-form-fields.js';
 import { PasteImport } from './paste-import.js';
+import { ChangedElsewhereNotice, useChangedElsewhere } from './changed-elsewhere.js';
 import {
   definitionOf,
   editedDefinition,
@@ -64,6 +65,19 @@ export function ServerFormPage({ name }: { name?: string }) {
   const [saving, setSaving] = useState(false);
   const [created, setCreated] = useState(false);
   const toast = useToast();
+  const changed = useChangedElsewhere({
+    name,
+    form,
+    initial,
+    saving,
+    load: loadForm,
+    reset: (current) => {
+      setForm(current);
+      setInitial(current);
+      setErrors({});
+      setFormError(undefined);
+    },
+  });
 
   useEffect(() => {
     if (name === undefined) return;
@@ -86,12 +100,15 @@ export function ServerFormPage({ name }: { name?: string }) {
     setFormError(undefined);
     let secretsStep = false;
     try {
+      if (editing && (await changed.refuse())) return;
       const body =
         editing && initial !== undefined
           ? editedDefinition(form, initial)
           : definitionOf(form, editing || created);
       if (editing || created) await api.patch(serverPath(form.name.trim()), body);
       else await api.post('/servers', body);
+      // What the server is now: a change announced from here on is someone else's.
+      if (editing) setInitial(form);
       setCreated(true);
       secretsStep = true;
       await storeSecrets(form);
@@ -132,6 +149,7 @@ export function ServerFormPage({ name }: { name?: string }) {
       </p>
       <h1 id="form-title">{title}</h1>
       {!editing && !created && <PasteImport />}
+      {editing && <ChangedElsewhereNotice name={name} changed={changed} />}
       {formError !== undefined && (
         <Notice
           tone="error"
