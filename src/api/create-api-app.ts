@@ -11,6 +11,7 @@ import { configRoutes } from './config-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { contextBudgetRoutes } from './context-budget-routes.js';
 import { errorResponse } from './error-response.js';
+import { withNearestServer } from './nearest-server.js';
 import { eventRoutes } from './event-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { openApiRoutes } from './openapi.js';
@@ -61,6 +62,8 @@ export function createApiApp(services: ApiServices): Hono {
       logger,
     ),
   );
-  app.onError((error, c) => errorResponse(c, error, logger));
+  app.onError(async (error, c) =>
+    errorResponse(c, await withNearestServer(error, services.servers), logger),
+  );
   return app;
 }

@@ -5,6 +5,7 @@ import type { ServerRecord } from '../domain/server-definition.js';
 export function serverNotFound(name: string): CofferError {
   return new CofferError('SERVER_NOT_FOUND', `No server named "${name}"`, {
     hint: 'see `coffer mcp list` for the registered servers',
+    data: { server: name },
   });
 }
 

@@ -259,6 +259,7 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
     if (server === undefined)
       throw new CofferError('SERVER_NOT_FOUND', `No server named "${name}"`, {
         hint: 'see `coffer mcp list`',
+        data: { server: name },
       });
     return server;
   }

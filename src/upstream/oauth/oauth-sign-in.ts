@@ -245,6 +245,7 @@ export class OAuthSignInFlow implements OAuthSignIn {
     if (definition === undefined)
       throw new CofferError('SERVER_NOT_FOUND', `No server named "${server}"`, {
         hint: 'see `coffer mcp list` for the registered servers',
+        data: { server },
       });
     if (definition.transport === 'stdio')
       throw new CofferError(

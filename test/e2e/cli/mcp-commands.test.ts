@@ -453,4 +453,18 @@ describe('coffer mcp', () => {
     expect(result.code).toBe(ExitCode.NOT_FOUND);
     expect(oneErrorLine(result)).toMatch(/No server named "legacy".*coffer mcp list/);
   });
+
+  it.each([
+    ['show', ['mcp', 'show', 'remot']],
+    ['edit', ['mcp', 'edit', 'remot', '--header', 'X-Team: red']],
+    ['disable --tool', ['mcp', 'disable', 'remot', '--tool', 'echo']],
+    ['test', ['mcp', 'test', 'remot']],
+    ['policy', ['mcp', 'policy', 'remot']],
+  ])('%s of a mistyped server name says the one it most likely meant', async (_label, args) => {
+    const result = await cli.run(...args);
+    expect(result.code).toBe(ExitCode.NOT_FOUND);
+    expect(oneErrorLine(result)).toMatch(
+      /^coffer: No server named "remot" \(did you mean "remote"\?, or see .*coffer mcp list/,
+    );
+  });
 });
