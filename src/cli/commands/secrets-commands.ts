@@ -47,10 +47,11 @@ export function secretRef(server: string, kind: SecretKind, name: string): Secre
   return { server, kind, name };
 }
 
-function refFromFlags(server: string, flags: RefFlags): SecretRef {
+/** `verb`: the command typed, so its example is one the user can run (`remove`, not `set`). */
+function refFromFlags(verb: 'set' | 'remove', server: string, flags: RefFlags): SecretRef {
   if ((flags.env === undefined) === (flags.header === undefined))
     throw new CofferError('INVALID_INPUT', 'Give exactly one of --env NAME or --header NAME', {
-      hint: 'e.g. `coffer secrets set github --env GITHUB_TOKEN`',
+      hint: `e.g. \`coffer secrets ${verb} ${server} --env GITHUB_TOKEN\``,
     });
   return flags.env !== undefined
     ? secretRef(server, 'env', flags.env)
@@ -144,7 +145,7 @@ export function registerSecretsCommands(program: Command, context: CliContext): 
     .option('--header <Name>', 'an HTTP header of a remote server, e.g. Authorization')
     .option('--from-stdin', 'read the value from stdin instead of a prompt')
     .action(async (server: string, flags: RefFlags & { fromStdin?: boolean }) => {
-      const ref = refFromFlags(server, flags);
+      const ref = refFromFlags('set', server, flags);
       const values = await readSecretValues(
         [secretLabel(ref)],
         flags.fromStdin === true,
@@ -160,7 +161,7 @@ export function registerSecretsCommands(program: Command, context: CliContext): 
     .option('--env <NAME>', 'an environment variable')
     .option('--header <Name>', 'an HTTP header')
     .action(async (server: string, flags: RefFlags) => {
-      const ref = refFromFlags(server, flags);
+      const ref = refFromFlags('remove', server, flags);
       const api = await context.api();
       await api.delete(secretPath(ref));
       context.stdout.write(`Removed ${secretLabel(ref)}\n`);

@@ -87,6 +87,16 @@ const refusedLocally: [string, string[], RegExp][] = [
   ['an empty --tool', ['mcp', 'disable', 'files', '--tool', ''], /empty --tool/],
   ['refresh with a bad name', ['mcp', 'refresh', 'x__y'], /must not contain "__"/],
   ['test with a bad name', ['mcp', 'test', 'A'], /Invalid server name "A"/],
+  [
+    'secrets remove without --env or --header, with an example of remove',
+    ['secrets', 'remove', 'github'],
+    /exactly one of --env NAME or --header NAME \(e\.g\. `coffer secrets remove github --env GITHUB_TOKEN`\)$/,
+  ],
+  [
+    'secrets set with both --env and --header',
+    ['secrets', 'set', 'github', '--env', 'A', '--header', 'B'],
+    /\(e\.g\. `coffer secrets set github --env GITHUB_TOKEN`\)$/,
+  ],
 ];
 
 describe('bad input refused before any daemon starts', () => {
