@@ -15,9 +15,10 @@ import { checkName } from './mcp-input.js';
  * never a quote of the text, which may hold a token.
  */
 function parseEntry(json: string): Record<string, unknown> {
-  const decoded = decodeJsonText(Buffer.from(json, 'utf8'), 'The JSON');
+  // The subject reads as the message's start: "The server's entry is not valid JSON (at …)".
+  const decoded = decodeJsonText(Buffer.from(json, 'utf8'), "The server's entry");
   if (!decoded.ok)
-    throw new CofferError('INVALID_INPUT', `The server's JSON does not parse: ${decoded.message}`, {
+    throw new CofferError('INVALID_INPUT', decoded.message, {
       hint: `quote it for the shell: coffer mcp add-json <name> '{"command": "npx", "args": ["-y", "<package>"]}'`,
     });
   const value = decoded.value;

@@ -72,7 +72,7 @@ const refusedLocally: [string, string[], RegExp][] = [
   [
     'add-json with JSON that does not parse',
     ['mcp', 'add-json', 'x', '{command: 1}'],
-    /does not parse/,
+    /^coffer: The server's entry is not valid JSON \(at position 1\) \(quote it for the shell/,
   ],
   ['add-json with a JSON list', ['mcp', 'add-json', 'x', '[1]'], /is not an object/],
   [
