@@ -43,8 +43,11 @@ export function CapabilityPanel(props: {
     <div className="panel-body">
       {failed?.status === 'could-not-load' && (
         <Notice tone="warning" title="Could not load — test the connection or refresh">
-          {failed.error.message}
-          {items.length > 0 && ` The ${noun}s below are the ones seen before, with your choices.`}
+          {/* Two sentences, each its own: the message may end without a full stop. */}
+          <p>{failed.error.message}</p>
+          {items.length > 0 && (
+            <p>The {noun}s below are the ones seen before, with your choices.</p>
+          )}
         </Notice>
       )}
       {failed === undefined && items.length === 0 && (
