@@ -18,6 +18,9 @@ export function localTime(iso: string): string {
 
 function client(row: ActivityRow): string {
   if (row.client_name === null) return '-';
+  // A change made in the web UI carries the browser's User-Agent, a paragraph cut to
+  // nonsense here: named as the Activity page names it (`--json` keeps it whole).
+  if (row.client_name.startsWith('Mozilla/')) return 'web browser';
   return row.client_version === null ? row.client_name : `${row.client_name} ${row.client_version}`;
 }
 

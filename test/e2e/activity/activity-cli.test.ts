@@ -105,6 +105,27 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
     expect(toggle).toMatchObject({ client_name: 'coffer-cli', client_version: cofferVersion });
   });
 
+  it('a change made in a browser is from "web browser", as the Activity page says', async () => {
+    const browser =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/150.0.0.0 Safari/537.36';
+    const disabled = await fetch(`${daemon.baseUrl}/api/v1/servers/fx/capabilities`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${daemon.token}`,
+        'content-type': 'application/json',
+        'user-agent': browser,
+      },
+      body: JSON.stringify({ type: 'tool', keys: ['slow_echo'], enabled: false }),
+    });
+    expect(disabled.status, await disabled.text()).toBe(200);
+    const run = await runCoffer(daemon.env, ['activity', '--server', 'fx']);
+    const line = run.stdout.split('\n').find((each) => each.includes('tool:slow_echo'));
+    expect(line).toMatch(/^\S+ \S+ {2}web browser +capability\.disable /);
+    // The JSON keeps what the browser sent.
+    const rows = await activityJson(daemon, '--server', 'fx');
+    expect(rows.find((row) => row.capability_key === 'tool:slow_echo')?.client_name).toBe(browser);
+  });
+
   it("one trace id: in the activity row, in coffer.log, and in the upstream's _meta.traceparent", async () => {
     const result = await call(client, 'fx__meta');
     const received = JSON.parse((result.content[0] as { text: string }).text) as {
