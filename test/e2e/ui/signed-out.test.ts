@@ -32,6 +32,17 @@ describe('a UI page whose daemon restarted', () => {
     const notice = page.getByText('This page is signed out of Coffer');
     await running.stop();
     first = undefined;
+    // An action while no daemon runs says what to do about it, not "is it running?".
+    await page.getByText('Offline', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Add your first server' }).click();
+    await page.getByLabel('Name').fill('files');
+    await page.getByLabel('Command').fill('node');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page
+      .getByText(
+        'Cannot reach the Coffer daemon: it is not running. Start it with `coffer ui` in a terminal, which signs this page in again.',
+      )
+      .waitFor();
     // The same port, so the same origin and cookie name: a restart as the user sees it.
     second = await startDaemon({ COFFER_PORT_RANGE: `${running.port}-${running.port}` });
     await notice.waitFor();

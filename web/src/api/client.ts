@@ -56,7 +56,13 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
-    throw new ApiError(0, 'DAEMON_UNAVAILABLE', 'Cannot reach the Coffer daemon. Is it running?');
+    // What to do, not a question: a daemon started again does not know this page's
+    // session, and `coffer ui` both starts it and signs the page in.
+    throw new ApiError(
+      0,
+      'DAEMON_UNAVAILABLE',
+      'Cannot reach the Coffer daemon: it is not running. Start it with `coffer ui` in a terminal, which signs this page in again.',
+    );
   }
   if (!response.ok) throw await failure(response);
   const text = await response.text();
