@@ -48,16 +48,29 @@ async function printTree(
   context.stdout.write(blocks.join('\n'));
 }
 
-/** `coffer mcp list [--tree] [--json]` and `coffer mcp show <name> [--json]`. */
+/**
+ * Every server, or the one named: `coffer mcp list files --tree` is how a user asks for
+ * one server's capabilities. An unknown name is the API's SERVER_NOT_FOUND (did you mean).
+ */
+async function serversOf(api: ApiClient, name: string | undefined): Promise<ServerView[]> {
+  if (name === undefined) return (await api.get<{ servers: ServerView[] }>('/servers')).servers;
+  const { server } = await api.get<{ server: ServerView }>(serverPath(name));
+  return [server];
+}
+
+/** `coffer mcp list [name] [--tree] [--json]` and `coffer mcp show <name> [--json]`. */
 export function registerMcpList(mcp: Command, context: CliContext): void {
   mcp
     .command('list')
     .description('list the registered servers, their state and capability counts')
+    .argument('[name]', 'only this server (with --tree: only its capabilities)')
     .option('--tree', 'show each server with its tools, prompts and resources')
     .option('--json', 'print JSON instead of a table')
-    .action(async (options: { tree?: boolean; json?: boolean }) => {
+    .action(async (name: string | undefined, options: { tree?: boolean; json?: boolean }) => {
+      // A bad name is refused before any daemon starts, as by every other command.
+      if (name !== undefined) checkName(name);
       const api = await context.api();
-      const { servers } = await api.get<{ servers: ServerView[] }>('/servers');
+      const servers = await serversOf(api, name);
       const json = options.json === true;
       if (options.tree === true) {
         await printTree(context, api, servers, json);

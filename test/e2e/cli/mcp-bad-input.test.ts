@@ -82,6 +82,7 @@ const refusedLocally: [string, string[], RegExp][] = [
   ],
   ['add-json with a bad name', ['mcp', 'add-json', 'X Y', '{}'], /Invalid server name "X Y"/],
   ['show with a bad name', ['mcp', 'show', 'NO'], /Invalid server name "NO"/],
+  ['list with a bad name', ['mcp', 'list', 'NO'], /Invalid server name "NO"/],
   ['remove with a bad name', ['mcp', 'remove', 'no!'], /Invalid server name/],
   ['enable with a bad name', ['mcp', 'enable', 'no_'], /must not end with "_"/],
   ['an empty --tool', ['mcp', 'disable', 'files', '--tool', ''], /empty --tool/],

@@ -288,6 +288,21 @@ describe('coffer mcp', () => {
     expect(out).toMatch(/remote \(http[^]*could not load/);
   });
 
+  it('list <name> shows that server alone, as a row or with --tree its capabilities', async () => {
+    const row = await ok('mcp', 'list', 'fake');
+    expect(row).toMatch(/fake\s*│\s*stdio\s*│\s*yes/);
+    expect(row).not.toMatch(/remote|legacy/);
+    const tree = await ok('mcp', 'list', 'fake', '--tree');
+    expect(tree).toMatch(/^fake \(stdio, enabled, \w+\)$/m);
+    expect(tree).toMatch(/^│ {2}├─ echo$/m);
+    expect(tree).not.toMatch(/remote|legacy/);
+    const json = JSON.parse(await ok('mcp', 'list', 'fake', '--json')) as { servers: ServerJson[] };
+    expect(json.servers.map((server) => server.name)).toEqual(['fake']);
+    const typo = await cli.run('mcp', 'list', 'fak', '--tree');
+    expect(typo.code).toBe(ExitCode.NOT_FOUND);
+    expect(oneErrorLine(typo)).toMatch(/No server named "fak" \(did you mean "fake"\?/);
+  });
+
   it('disable --tool/--prompt/--resource switches single capabilities off', async () => {
     const out = await ok(
       'mcp',
