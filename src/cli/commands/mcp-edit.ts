@@ -72,7 +72,10 @@ async function edit(context: CliContext, name: string, command: string[], flags:
   );
   for (const note of [...plan.notes, ...secrets.notes]) context.stdout.write(`  ${note}\n`);
   context.stdout.write(
-    deletedLine(stored.filter((ref) => namedBy(current, ref) && !namedBy(server, ref))),
+    deletedLine(
+      stored.refs.filter((ref) => namedBy(current, ref) && !namedBy(server, ref)),
+      stored.where,
+    ),
   );
   context.stdout.write(signInNote(current, server));
   const moved = movedSecretsNote(current, server);

@@ -119,6 +119,6 @@ export function registerMcpToggle(mcp: Command, context: CliContext): void {
       const api = await context.api();
       const stored = await storedSecretsOf(api, name);
       await api.delete(serverPath(name));
-      context.stdout.write(`Removed server "${name}"\n${deletedLine(stored)}`);
+      context.stdout.write(`Removed server "${name}"\n${deletedLine(stored.refs, stored.where)}`);
     });
 }

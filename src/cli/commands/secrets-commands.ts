@@ -7,6 +7,7 @@ import type { CliContext } from '../cli-context.js';
 import type { OutputStream } from '../output.js';
 import { checkName } from './mcp-input.js';
 import { readSecretValues } from './secret-input.js';
+import { storeName } from './stored-secrets.js';
 
 /** GET /api/v1/secrets: names and state only; the API never answers a value. */
 interface SecretRow extends SecretRef {
@@ -78,7 +79,7 @@ export async function storeSecrets(
     await api.post('/secrets', { ...ref, value: values[index] ?? '' });
   if (refs.length === 0) return;
   const { store } = await api.get<SecretListing>('/secrets');
-  const where = store.backend === 'keychain' ? 'the OS keychain' : (store.location ?? 'a file');
+  const where = storeName(store);
   for (const ref of refs) context.stdout.write(`Stored ${secretLabel(ref)} in ${where}\n`);
   warnIfFileBackend(store, context.stderr);
 }

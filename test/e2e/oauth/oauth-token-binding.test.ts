@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAuthorizationServer,
@@ -142,13 +143,15 @@ describe("a remote server's OAuth tokens are bound to the URL they were signed i
 
     const removed = await coffer('mcp', 'remove', 'remote');
     expect(removed.code, removed.stderr).toBe(0);
+    // The file store (COFFER_KEYCHAIN=file) is named as `secrets set` names it.
+    const store = join(daemon.home, 'secrets.json');
     expect(removed.stdout).toBe(
-      'Removed server "remote"\n  deleted from the keychain: header "X-Api-Key"\n',
+      `Removed server "remote"\n  deleted from ${store}: header "X-Api-Key"\n`,
     );
     expect(storedAccounts(daemon.home)).toEqual(['local/env/API_TOKEN']);
     await expect.poll(() => authorization.counts.revoke).toBeGreaterThan(revoked);
     const localRemoved = await coffer('mcp', 'remove', 'local');
-    expect(localRemoved.stdout).toContain('deleted from the keychain: env "API_TOKEN"');
+    expect(localRemoved.stdout).toContain(`deleted from ${store}: env "API_TOKEN"`);
     expect(storedAccounts(daemon.home)).toEqual([]);
 
     // Added again under its name, it starts from nothing: no sign-in, no secret.
