@@ -96,6 +96,21 @@ async function follow(
   }
 }
 
+/**
+ * Nothing recorded for `--server nosuch` may be a typo: say so when Coffer has no server
+ * of that name (a removed server's history is still asked for, so this is no error).
+ */
+async function noSuchServer(api: ApiClient, server: string | undefined): Promise<string> {
+  if (server === undefined) return '';
+  try {
+    await api.get(`/servers/${encodeURIComponent(server)}`);
+    return '';
+  } catch (error) {
+    if (!(error instanceof CofferError) || error.code !== 'SERVER_NOT_FOUND') return '';
+    return ` ${error.message}${error.hint === undefined ? '' : ` (${error.hint})`}.`;
+  }
+}
+
 /** JSON lines when following (one object per entry), readable lines otherwise. */
 function printer(context: CliContext, json: boolean) {
   const colors = colorsFor(context.stdout, context.env);
@@ -115,7 +130,9 @@ async function showActivity(context: CliContext, flags: ActivityFlags): Promise<
   }
   const oldestFirst = [...page.activity].reverse();
   if (oldestFirst.length === 0 && flags.follow !== true) {
-    context.stdout.write('No activity recorded (for these filters).\n');
+    context.stdout.write(
+      `No activity recorded (for these filters).${await noSuchServer(api, flags.server)}\n`,
+    );
     return;
   }
   const print = printer(context, json);

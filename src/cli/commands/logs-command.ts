@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { upstreamLogPath } from '../../config/home.js';
+import { closestName } from '../../domain/closest-name.js';
 import { CofferError } from '../../domain/errors.js';
 import type { CliContext } from '../cli-context.js';
 import { colorsFor } from '../render/colors.js';
@@ -24,6 +25,19 @@ function parseCount(text: string | undefined): number {
 }
 
 /**
+ * Where a server's log would be missing for a typo (`--upstream fixtur`), the log of the
+ * server most likely meant is named: read from the logs folder, so without the daemon too.
+ */
+function upstreamHint(logsDir: string, server: string): string {
+  const logged = existsSync(logsDir)
+    ? readdirSync(logsDir).flatMap((file) => /^upstream-(.+)\.log$/.exec(file)?.[1] ?? [])
+    : [];
+  const meant = closestName(server, logged);
+  const typo = meant === undefined ? '' : `did you mean "${meant}"? Otherwise `;
+  return `${typo}it is written once a server named "${server}" has been started; see \`coffer mcp list\``;
+}
+
+/**
  * `coffer logs [--upstream NAME] [--follow] [-n N] [--raw]`: reads the log files in the
  * Coffer home directly, so it works while the daemon is down (when it is most needed).
  */
@@ -38,7 +52,7 @@ async function showLogs(context: CliContext, flags: LogsFlags): Promise<void> {
       hint:
         flags.upstream === undefined
           ? 'the daemon writes it once started (`coffer start`)'
-          : `it is written once "${flags.upstream}" has been started; see \`coffer mcp list\``,
+          : upstreamHint(context.paths.logsDir, flags.upstream),
     });
   }
   const colors = colorsFor(context.stdout, context.env);

@@ -186,6 +186,34 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
     expect(missing.stderr).toMatch(/No log yet/);
   });
 
+  it('a mistyped server name of `logs --upstream` and `activity --server` says which was meant', async () => {
+    const logs = await runCoffer(daemon.env, ['logs', '--upstream', 'fz']);
+    expect(logs.code).toBe(3);
+    expect(logs.stderr).toMatch(
+      /^coffer: No log yet at \S+upstream-fz\.log \(did you mean "fx"\? Otherwise it is written once a server named "fz" has been started/,
+    );
+    const activity = await runCoffer(daemon.env, ['activity', '--server', 'fz']);
+    expect(activity.code, activity.stderr).toBe(0);
+    expect(activity.stdout).toMatch(
+      /^No activity recorded \(for these filters\)\. No server named "fz" \(did you mean "fx"\?/,
+    );
+    // A server that exists and has no rows yet is no typo.
+    expect(
+      (await daemon.api('POST', '/servers', { name: 'quiet', transport: 'stdio', command: 'true' }))
+        .status,
+    ).toBe(201);
+    const quiet = await runCoffer(daemon.env, [
+      'activity',
+      '--server',
+      'quiet',
+      '--since',
+      '1m',
+      '--outcome',
+      'error',
+    ]);
+    expect(quiet.stdout).toBe('No activity recorded (for these filters).\n');
+  });
+
   it('CLI errors show the trace id the daemon answered', async () => {
     const run = await runCoffer(daemon.env, ['mcp', 'show', 'nope']);
     expect(run.code).toBe(3);
