@@ -153,7 +153,10 @@ export function registerActivityCommand(program: Command, context: CliContext): 
       'only calls the secret guard acted on: any, secret_blocked, credential_flagged, credential_blocked or redacted',
     )
     .option('--limit <n>', 'at most this many entries (default 50, at most 1000)')
-    .option('--json', 'print JSON (with --follow: one JSON object per line)')
+    .option(
+      '--json',
+      'print JSON, newest first as the REST API answers (with --follow: one JSON object per line, oldest first)',
+    )
     .option('--follow', 'keep printing new entries as they are recorded (Ctrl-C to stop)')
     .action((flags: ActivityFlags) => showActivity(context, flags));
 }

@@ -186,6 +186,16 @@ describe('activity, trace ids and logs, through the real daemon and CLI', () => 
     expect(missing.stderr).toMatch(/No log yet/);
   });
 
+  it('--help says which order --json lists in: newest first, unlike the lines', async () => {
+    const help = await runCoffer(daemon.env, ['activity', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '--json print JSON, newest first as the REST API answers (with --follow: one JSON object per line, oldest first)',
+    );
+    const rows = await activityJson(daemon, '--server', 'fx');
+    const ids = rows.map((row) => row.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
   it('a mistyped server name of `logs --upstream` and `activity --server` says which was meant', async () => {
     const logs = await runCoffer(daemon.env, ['logs', '--upstream', 'fz']);
     expect(logs.code).toBe(3);
