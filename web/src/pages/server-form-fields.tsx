@@ -2,6 +2,10 @@ import { Field, TransportChoice } from '../components/form-controls.js';
 import { PairsEditor } from '../components/pairs-editor.js';
 import type { FieldErrors } from './server-form-page.js';
 import { SHARED_HINT, type FormState } from './server-form-model.js';
+import { relativePathsHint, unresolvedPaths } from './relative-paths.js';
+
+const CWD_HINT =
+  'Optional: where relative paths in the command and arguments are read from. Left empty, Coffer starts the server in its own folder, your home folder when it started itself.';
 
 /** The fields of the add/edit form; what is shown follows the transport. */
 export function ServerFormFields(props: {
@@ -89,7 +93,7 @@ export function ServerFormFields(props: {
           </Field>
           <Field
             label="Working directory"
-            hint="Optional: where relative paths in the command and arguments are read from. Left empty, Coffer starts the server in its own folder, your home folder when it started itself."
+            hint={relativePathsHint(unresolvedPaths(form)) ?? CWD_HINT}
             error={errors.cwd}
           >
             {({ id, describedBy }) => (
