@@ -117,6 +117,8 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
   async testConnection(name: string): Promise<ConnectionTestResult> {
     const server = await this.record(name);
     const started = performance.now();
+    // A failure is news of the server as a list's is; a list that began since answers it.
+    const ticket = this.deps.states.listing();
     let connection: UpstreamConnection | undefined;
     let release: (() => void) | undefined;
     try {
@@ -147,6 +149,8 @@ export class AdminCatalog implements CapabilityCatalog, ToolRunner {
         error instanceof UpstreamRpcError
           ? new CofferError('UPSTREAM_UNAVAILABLE', error.message)
           : toCofferError(error);
+      // `mcp list` and the UI say "error" with why, not "idle", after a test that failed.
+      this.deps.states.failed(server.name, failure, ticket);
       return {
         ok: false,
         latency_ms: Math.round(performance.now() - started),

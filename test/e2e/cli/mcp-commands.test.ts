@@ -248,9 +248,16 @@ describe('coffer mcp', () => {
   });
 
   it('test of an unreachable server fails with exit 5 and one line', async () => {
+    expect((await servers()).find((s) => s.name === 'remote')?.status.state).toBe('idle');
     const result = await cli.run('mcp', 'test', 'remote');
     expect(result.code).toBe(ExitCode.UNAVAILABLE);
     expect(oneErrorLine(result)).toMatch(/Connection test of "remote" failed/);
+    // What the test found is the server's state now, as the UI shows it, not "idle".
+    const remote = (await servers()).find((s) => s.name === 'remote');
+    expect(remote?.status).toMatchObject({
+      state: 'error',
+      last_error: { code: 'UPSTREAM_UNAVAILABLE' },
+    });
   });
 
   it('refresh of an unreachable server says why once, for every list it stopped', async () => {
