@@ -11,6 +11,17 @@ export interface Section {
 /** An item with the type it is toggled as (a tab may mix resources and templates). */
 export type TypedItem = CapabilityView & { readonly type: CapabilityType };
 
+/**
+ * What a list counts: the items the server lists now. A choice kept for a name it does
+ * not list (a typo in `coffer mcp disable --tool`, a tool gone) is shown, "not listed
+ * now", but not counted as one of its tools; when the list could not load, every item is
+ * one seen before, and all count.
+ */
+export function listedCount(listing: CapabilityListing): number {
+  if (listing.status === 'could-not-load') return listing.items.length;
+  return listing.items.filter((item) => item.definition !== null).length;
+}
+
 function matches(item: CapabilityView, filter: string): boolean {
   if (filter === '') return true;
   const text = [item.key, item.definition?.title, item.definition?.description]
@@ -37,6 +48,8 @@ export function CapabilityPanel(props: {
   );
   const shown = items.filter((item) => matches(item, filter.trim()));
   const failed = listings.find((listing) => listing.status === 'could-not-load');
+  const counted = failed === undefined ? shown.filter((item) => item.definition !== null) : shown;
+  const unlisted = shown.length - counted.length;
   const unsupported = listings.every((listing) => listing.status === 'not-supported');
 
   return (
@@ -71,7 +84,8 @@ export function CapabilityPanel(props: {
               onChange={(e) => setFilter(e.target.value)}
             />
             <span className="muted" aria-live="polite">
-              {shown.filter((i) => i.enabled).length} of {shown.length} enabled
+              {counted.filter((i) => i.enabled).length} of {counted.length} enabled
+              {unlisted > 0 && ` · ${unlisted} not listed now`}
             </span>
             <button
               type="button"

@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { errorText } from '../api/client.js';
 import type { CapabilityType, ServerCapabilities } from '../api/types.js';
-import { CapabilityPanel, type Section, type TypedItem } from '../components/capability-panel.js';
+import {
+  CapabilityPanel,
+  listedCount,
+  type Section,
+  type TypedItem,
+} from '../components/capability-panel.js';
 import { Loading, Notice } from '../components/notice.js';
 import { Tabs } from '../components/tabs.js';
 
@@ -49,7 +54,7 @@ export function CapabilityTabs(props: {
   const count = (key: Tab) =>
     caps === undefined
       ? undefined
-      : sectionsOf(caps, key).reduce((n, section) => n + section.listing.items.length, 0);
+      : sectionsOf(caps, key).reduce((n, section) => n + listedCount(section.listing), 0);
   return (
     <>
       <Tabs
