@@ -10,7 +10,7 @@ const DEFAULT_TIMEOUT_S = 300;
 
 interface LoginFlags {
   open: boolean;
-  timeout: string;
+  timeout?: string;
 }
 
 const loginPath = (name: string): string => `/servers/${encodeURIComponent(name)}/login`;
@@ -60,10 +60,14 @@ export function registerMcpLogin(mcp: Command, context: CliContext): void {
     .description('sign in to a remote server that uses OAuth (opens your browser)')
     .argument('<name>', 'the server name')
     .option('--no-open', 'only print the sign-in URL; do not open a browser')
-    .option('--timeout <seconds>', 'how long to wait for the browser', String(DEFAULT_TIMEOUT_S))
+    // The default said in the description: as commander's, it would print quoted ("300").
+    .option(
+      '--timeout <seconds>',
+      `how long to wait for the browser (default: ${DEFAULT_TIMEOUT_S})`,
+    )
     .action(async (name: string, flags: LoginFlags) => {
       checkName(name);
-      const timeoutS = timeoutSeconds(flags.timeout);
+      const timeoutS = timeoutSeconds(flags.timeout ?? String(DEFAULT_TIMEOUT_S));
       const api = await context.api();
       const started = await api.post<SignInStart>(loginPath(name));
       context.stdout.write(

@@ -83,6 +83,11 @@ const refusedLocally: [string, string[], RegExp][] = [
   ['add-json with a bad name', ['mcp', 'add-json', 'X Y', '{}'], /Invalid server name "X Y"/],
   ['show with a bad name', ['mcp', 'show', 'NO'], /Invalid server name "NO"/],
   ['list with a bad name', ['mcp', 'list', 'NO'], /Invalid server name "NO"/],
+  [
+    'login with a --timeout that is no number',
+    ['mcp', 'login', 'docs', '--timeout', 'soon'],
+    /--timeout must be a whole number of seconds, not "soon"/,
+  ],
   ['remove with a bad name', ['mcp', 'remove', 'no!'], /Invalid server name/],
   ['enable with a bad name', ['mcp', 'enable', 'no_'], /must not end with "_"/],
   ['an empty --tool', ['mcp', 'disable', 'files', '--tool', ''], /empty --tool/],
@@ -107,6 +112,17 @@ describe('bad input refused before any daemon starts', () => {
     expect(oneErrorLine(result)).toMatch(message);
     expect(result.stdout).toBe('');
     expect(existsSync(join(cli.home, 'daemon.json'))).toBe(false);
+  });
+});
+
+describe('help', () => {
+  it('says the defaults of login and start alike, as numbers', async () => {
+    const login = await cli.run('mcp', 'login', '--help');
+    expect(login.stdout.replace(/\s+/g, ' ')).toContain(
+      '--timeout <seconds> how long to wait for the browser (default: 300)',
+    );
+    const start = await cli.run('start', '--help');
+    expect(start.stdout).toMatch(/\(default: 60\)/);
   });
 });
 
