@@ -21,9 +21,9 @@ export async function withNearestServer(
   );
   const meant = closestName(wanted, names);
   if (meant === undefined) return thrown;
-  const seeList = thrown.hint === undefined ? '' : `, or ${thrown.hint}`;
+  const otherwise = thrown.hint === undefined ? '' : ` Otherwise ${thrown.hint}`;
   return new CofferError('SERVER_NOT_FOUND', thrown.message, {
-    hint: `did you mean "${meant}"?${seeList}`,
+    hint: `did you mean "${meant}"?${otherwise}`,
     data: { ...thrown.data, did_you_mean: meant },
     cause: thrown,
   });

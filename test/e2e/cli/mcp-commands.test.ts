@@ -486,7 +486,7 @@ describe('coffer mcp', () => {
     const result = await cli.run(...args);
     expect(result.code).toBe(ExitCode.NOT_FOUND);
     expect(oneErrorLine(result)).toMatch(
-      /^coffer: No server named "remot" \(did you mean "remote"\?, or see .*coffer mcp list/,
+      /^coffer: No server named "remot" \(did you mean "remote"\? Otherwise see .*coffer mcp list/,
     );
   });
 });
