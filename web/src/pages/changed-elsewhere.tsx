@@ -87,9 +87,9 @@ export function ChangedElsewhereNotice(props: {
         </button>
       }
     >
-      The CLI or another window changed it since this form was opened; saving these fields would
-      undo that change, so nothing was saved. Load its current definition (what you typed here is
-      dropped), then make your change again.
+      The CLI or another window changed it since this form was opened, and saving these fields would
+      undo that change: Save changes saves nothing until you load its current definition (what you
+      typed here is dropped) and make your change again.
     </Notice>
   );
 }
