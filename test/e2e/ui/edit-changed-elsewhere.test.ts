@@ -66,7 +66,8 @@ describe('the edit form of a server changed by the CLI meanwhile', () => {
     await page.getByLabel('Environment 3 name').fill('X');
     await page.getByLabel('Environment 3 value').fill('1');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('heading', { level: 1, name: 'fixture' }).waitFor();
+    // Saved: the form leaves for the server's page.
+    await page.waitForURL(`${daemon.baseUrl}/#/servers/fixture`);
     expect(await envOf()).toEqual({ FOO: 'bar', BAR: 'baz', X: '1' });
   });
 });
