@@ -6,7 +6,6 @@ import {
   applyInstall,
   applyUninstall,
   chooseLocation,
-  findAgent,
   listBackups,
   planImport,
   planInstall,
@@ -16,23 +15,14 @@ import {
   requireConfig,
   type ConfigLocation,
 } from '../../../src/agents/index.js';
-import { fakeHome, type FakeHome } from './fake-home.js';
-
-const launch = { command: '/usr/bin/node', args: ['/srv/coffer/bin/coffer.js', 'shim'] };
-const cursor = findAgent('cursor');
-const file = (servers: Record<string, unknown>) =>
-  `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
-const keep = { command: 'npx', args: ['-y', 'keep-mcp'] };
-const tok = { command: 'npx', args: ['-y', 'notion-mcp'], env: { NOTION_TOKEN: 'ntn_abc123' } };
+import { cursor, cursorFile, cursorHome, keep, launch, tok } from './cursor-file.js';
+import type { FakeHome } from './fake-home.js';
 
 let home: FakeHome;
 let location: ConfigLocation;
 let clock: number;
 beforeEach(() => {
-  home = fakeHome('linux');
-  location = chooseLocation(cursor, home.context, 'user');
-  mkdirSync(dirname(location.path), { recursive: true });
-  writeFileSync(location.path, file({ keep, tok }));
+  ({ home, location } = cursorHome());
   clock = Date.parse('2026-01-01T00:00:00Z');
 });
 afterEach(() => home.cleanup());
@@ -51,7 +41,7 @@ function install(replace: boolean) {
 /** A change Coffer backs up, as a restore makes: `servers` become the file. */
 function change(servers: Record<string, unknown>) {
   const before = read();
-  const after = file(servers);
+  const after = cursorFile(servers);
   const { scope, path } = location;
   writeBackedUp(
     home.cofferHome,
@@ -72,7 +62,7 @@ describe('backups are pruned', () => {
       items.filter((item) => item.original === 'tok').map((item) => ({ item, pending: [] })),
     );
     // The first install takes the file before Coffer; --replace's backup holds "tok".
-    writeFileSync(location.path, file({ keep, tok, other: { command: 'o' } }));
+    writeFileSync(location.path, cursorFile({ keep, tok, other: { command: 'o' } }));
     change({ keep, tok });
     install(false);
     install(true);
@@ -91,7 +81,7 @@ describe('backups are pruned', () => {
     expect(ids()).toEqual([...all.slice(0, 10), replaced, firstInstall, oldest]);
 
     // Uninstall, entry by entry after the user's edit, still has what it needs.
-    writeFileSync(location.path, file({ keep, mine: { command: 'm' } }));
+    writeFileSync(location.path, cursorFile({ keep, mine: { command: 'm' } }));
     const structural = planUninstall(home.cofferHome, cursor, location);
     expect(structural.restored).toEqual(['tok']);
     applyUninstall(home.cofferHome, structural, tick());
@@ -101,7 +91,7 @@ describe('backups are pruned', () => {
   it('leaves the backups of other files alone', () => {
     const other = chooseLocation(cursor, home.context, 'project');
     mkdirSync(dirname(other.path), { recursive: true });
-    writeFileSync(other.path, file({}));
+    writeFileSync(other.path, cursorFile({}));
     writeBackedUp(
       home.cofferHome,
       {
@@ -109,8 +99,8 @@ describe('backups are pruned', () => {
         scope: 'project',
         path: other.path,
         reason: 'install',
-        before: file({}),
-        after: file({ keep }),
+        before: cursorFile({}),
+        after: cursorFile({ keep }),
       },
       tick(),
     );

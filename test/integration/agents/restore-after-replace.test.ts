@@ -1,12 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   applyInstall,
   applyRestore,
   applyUninstall,
-  chooseLocation,
-  findAgent,
   planImport,
   planInstall,
   planRestore,
@@ -16,23 +13,13 @@ import {
   requireConfig,
   type ConfigLocation,
 } from '../../../src/agents/index.js';
-import { fakeHome, type FakeHome } from './fake-home.js';
-
-const launch = { command: '/usr/bin/node', args: ['/srv/coffer/bin/coffer.js', 'shim'] };
-const cursor = findAgent('cursor');
-
-const withToken = (servers: Record<string, unknown>) =>
-  `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
-const keep = { command: 'npx', args: ['-y', 'keep-mcp'] };
-const tok = { command: 'npx', args: ['-y', 'notion-mcp'], env: { NOTION_TOKEN: 'ntn_abc123' } };
+import { cursor, cursorFile, cursorHome, keep, launch, tok } from './cursor-file.js';
+import type { FakeHome } from './fake-home.js';
 
 let home: FakeHome;
 let location: ConfigLocation;
 beforeEach(() => {
-  home = fakeHome('linux');
-  location = chooseLocation(cursor, home.context, 'user');
-  mkdirSync(dirname(location.path), { recursive: true });
-  writeFileSync(location.path, withToken({ keep, tok }));
+  ({ home, location } = cursorHome());
 });
 afterEach(() => home.cleanup());
 
@@ -57,17 +44,17 @@ describe('restore of the backup an install --replace took', () => {
     );
     install(true);
     applyRestore(home.cofferHome, planRestore(home.cofferHome, cursor));
-    expect(readFileSync(location.path, 'utf8')).toBe(withToken({ keep, tok }));
+    expect(readFileSync(location.path, 'utf8')).toBe(cursorFile({ keep, tok }));
     expect(readState(home.cofferHome).installs).toEqual([]);
 
     // The user deletes the entry holding the token by hand, then installs again.
-    writeFileSync(location.path, withToken({ keep }));
+    writeFileSync(location.path, cursorFile({ keep }));
     install(false);
     const plan = planUninstall(home.cofferHome, cursor, location);
     expect(plan.restored).toEqual([]);
     expect(plan.exact).toBe(true);
     applyUninstall(home.cofferHome, plan);
-    expect(readFileSync(location.path, 'utf8')).toBe(withToken({ keep }));
+    expect(readFileSync(location.path, 'utf8')).toBe(cursorFile({ keep }));
   });
 
   it('is itself undone by restoring the file the install left, install record and all', () => {
@@ -80,6 +67,6 @@ describe('restore of the backup an install --replace took', () => {
     const plan = planUninstall(home.cofferHome, cursor, location);
     expect(plan.exact).toBe(true);
     applyUninstall(home.cofferHome, plan);
-    expect(readFileSync(location.path, 'utf8')).toBe(withToken({ keep, tok }));
+    expect(readFileSync(location.path, 'utf8')).toBe(cursorFile({ keep, tok }));
   });
 });
