@@ -56,7 +56,12 @@ async function daemonMode(extra: readonly string[]): Promise<number> {
   } catch (error) {
     const { reportError } = await import('./cli/output.js');
     return reportError(
-      { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
+      {
+        stderr: {
+          write: (text) => process.stderr.write(text),
+          isTTY: process.stderr.isTTY === true,
+        },
+      },
       error,
     );
   }

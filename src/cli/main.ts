@@ -20,6 +20,17 @@ export async function runCli(
       // Help and --version end with exitCode 0; usage errors were already printed.
       return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     }
-    return reportError(context.stderr, error, context.env);
+    const json = wantsJson(args);
+    return reportError(
+      { stderr: context.stderr, stdout: context.stdout, json },
+      error,
+      context.env,
+    );
   }
+}
+
+/** `--json` among Coffer's own options: after `--` the words are a server's command line. */
+function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
 }

@@ -108,12 +108,38 @@ export function formatError(error: unknown, env: NodeJS.ProcessEnv = process.env
   return line;
 }
 
-/** Prints the error (if it has something to say) and returns the exit code. */
+/**
+ * The error as the JSON a `--json` command prints on stdout, so a script reading stdout
+ * reads a document whether the command worked or not: `{"error": {code, message, hint?,
+ * exit_code}}`. An unknown error says no more than its text line does.
+ */
+export function jsonError(error: unknown): string {
+  const known = toCofferError(error);
+  const exitCode = exitCodeFor(error);
+  const body = {
+    code: known.code,
+    message: known.message,
+    ...(known.hint === undefined ? {} : { hint: known.hint }),
+    exit_code: exitCode,
+  };
+  return JSON.stringify({ error: body }, null, 2);
+}
+
+/**
+ * Prints the error (if it has something to say) and returns the exit code. With
+ * `json`, stdout gets the error as JSON too; stderr keeps the line a person reads.
+ */
 export function reportError(
-  stderr: OutputStream,
+  streams: {
+    readonly stderr: OutputStream;
+    readonly stdout?: OutputStream;
+    readonly json?: boolean;
+  },
   error: unknown,
   env: NodeJS.ProcessEnv = process.env,
 ): number {
-  if (!(error instanceof CliExit)) stderr.write(`${formatError(error, env)}\n`);
+  if (error instanceof CliExit) return error.exitCode;
+  streams.stderr.write(`${formatError(error, env)}\n`);
+  if (streams.json === true) streams.stdout?.write(`${jsonError(error)}\n`);
   return exitCodeFor(error);
 }

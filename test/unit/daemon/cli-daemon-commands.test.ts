@@ -10,6 +10,7 @@ import {
   exitCodeByErrorCode,
   exitCodeFor,
   formatError,
+  jsonError,
 } from '../../../src/cli/output.js';
 import { formatUptime } from '../../../src/cli/commands/daemon-commands.js';
 import { CofferError, errorCodes } from '../../../src/domain/errors.js';
@@ -111,5 +112,31 @@ describe('coffer CLI (in-process)', () => {
     expect(formatUptime(65)).toBe('1m 5s');
     expect(formatUptime(3 * 3600 + 120)).toBe('3h 2m');
     expect(formatUptime(2 * 86_400 + 3600)).toBe('2d 1h');
+  });
+});
+
+describe('errors of a --json command', () => {
+  it('are a JSON document on stdout too, and still a line on stderr', async () => {
+    const run = await cli(['mcp', 'add-json', 'j2', '{bad', '--json']);
+    expect(run.code).toBe(ExitCode.USAGE);
+    expect(run.stderr).toMatch(/^coffer: /);
+    const { error } = JSON.parse(run.stdout) as { error: Record<string, unknown> };
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', exit_code: ExitCode.USAGE });
+    expect(error['message']).toEqual(expect.stringContaining('JSON'));
+  });
+
+  it('are text only without --json, or when --json belongs to a server command after --', async () => {
+    expect((await cli(['mcp', 'add-json', 'j2', '{bad'])).stdout).toBe('');
+    const afterDashes = await cli(['mcp', 'add', 'BAD NAME', '--', 'node', 'x.js', '--json']);
+    expect(afterDashes.code).not.toBe(ExitCode.OK);
+    expect(afterDashes.stdout).toBe('');
+  });
+
+  it('say no more than the text line of an unknown error', () => {
+    const text = jsonError(new Error('/secret/path'));
+    expect(text).not.toContain('/secret/path');
+    expect(JSON.parse(text)).toEqual({
+      error: { code: 'INTERNAL', message: expect.any(String) as unknown, exit_code: 1 },
+    });
   });
 });
