@@ -70,6 +70,22 @@ export class SecretGuard {
     return { result: redactTree(result, matcher) as JsonObject, events: ['redacted'] };
   }
 
+  /**
+   * Hands `use` the value with every stored secret replaced: at once when the matcher is
+   * built (so a server's log line keeps its place beside the answers), else once it is.
+   * Not at all when the secrets cannot be read: a log line is not worth the guess.
+   */
+  withRedacted<T>(value: T, use: (redacted: T) => void): void {
+    const apply = (matcher: SecretMatcher): void =>
+      use(
+        matcher.empty || matcher.find(JSON.stringify(value ?? null)).length === 0
+          ? value
+          : (redactTree(value, matcher) as T),
+      );
+    if (this.built !== undefined) return apply(this.built);
+    void this.current().then(apply, () => undefined);
+  }
+
   /** A text a client will read (a server's instructions) with every stored secret replaced. */
   async redactText(text: string): Promise<string> {
     const matcher = await this.current();

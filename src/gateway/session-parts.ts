@@ -201,8 +201,14 @@ function createPool(
           invalidate: late.invalidate,
           log: (server, params) => {
             context.upstreamLog(server, params);
-            if (shared === undefined) logs.forward(params, related(server));
-            else shared.log(params ?? {}, related(server));
+            const request = related(server);
+            // A server's log line reaches the agent as its results do: without stored secrets.
+            const relay = (line: typeof params): void => {
+              if (shared === undefined) logs.forward(line, request);
+              else shared.log(line ?? {}, request);
+            };
+            if (context.secretGuard === undefined) relay(params);
+            else context.secretGuard.withRedacted(params, relay);
           },
           relatedRequest: related,
         }),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   repoRoot,
@@ -82,5 +83,17 @@ describe('a stdio server that sends its own secret in an MCP log message', () =>
       (file) => basename(file) !== 'secrets.json' && readFileSync(file).includes(SECRET),
     );
     expect(leaking).toEqual([]);
+  });
+
+  it('leaves it out of the log message an agent that asked for logs receives', async () => {
+    const client = await daemon.client();
+    const lines: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (message) => {
+      lines.push(message.params.data);
+    });
+    await client.setLoggingLevel('info');
+    await client.callTool({ name: 'logger__tell', arguments: {} });
+    await expect.poll(() => lines.length).toBeGreaterThan(0);
+    expect(lines).toEqual(['connected with TELL_TOKEN=[redacted: secret logger/env/TELL_TOKEN]']);
   });
 });
