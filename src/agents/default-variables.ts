@@ -8,7 +8,8 @@ import type { AgentServer } from './types.js';
  * text itself would reach the server; an import reads it as its default, the agent's
  * value while VAR is unset, and says so. An empty default of a secret is no value: it
  * stays as written, and the import names the secret for the user to set, as for `${VAR}`.
- * A nested default (`${A:-${B}}`) stays as written too.
+ * A nested default (`${A:-${B}}`) stays as written too. Each one read is recorded as not
+ * carried over (AgentServer.dropped), as a key the import left behind is.
  */
 const WITH_DEFAULT = /\$\{([A-Za-z_][A-Za-z0-9_]*):-([^${}]*)\}/g;
 
@@ -62,5 +63,8 @@ export function expandDefaults(
     headers: map(server.headers),
   };
   if (read.size === 0) return server;
-  return { ...expanded, notes: [...server.notes, readNote(read)] };
+  // Recorded as not carried over: where the agent has VAR set, its entry does what the
+  // server in Coffer does not, so `install --replace` keeps it and says why.
+  const dropped = [...(server.dropped ?? []), ...read.keys()];
+  return { ...expanded, notes: [...server.notes, readNote(read)], dropped };
 }

@@ -151,6 +151,31 @@ describe('install --replace and uninstall keep users safe', () => {
     expect(read(at.path)).toContain('/p/.env');
   });
 
+  it('keeps an entry whose ${VAR:-default} the import read as its default, and names it', () => {
+    const claudeCode = findAgent('claude-code');
+    const at = chooseLocation(claudeCode, home.context, 'user');
+    write(
+      at.path,
+      `${JSON.stringify({
+        mcpServers: {
+          plain: { command: 'npx', args: ['plain-mcp'] },
+          rooted: { command: 'npx', args: ['files-mcp', '${ROOT:-/srv/data}'] },
+        },
+      })}\n`,
+    );
+    importAll(home, claudeCode, at);
+    const plan = install(home, claudeCode, at);
+    expect(plan.removed).toEqual(['plain']);
+    expect(plan.kept).toEqual([
+      {
+        name: 'rooted',
+        reason:
+          "Coffer did not carry over its ${ROOT:-/srv/data} (see the import's notes); remove it by hand once Coffer's server works without them",
+      },
+    ]);
+    expect(read(at.path)).toContain('${ROOT:-/srv/data}');
+  });
+
   it("removes an entry whose only leftovers are on the agent's harmless list, and says they go", () => {
     const gemini = findAgent('gemini');
     const at = chooseLocation(gemini, home.context, 'user');

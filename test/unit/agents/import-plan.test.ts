@@ -350,6 +350,12 @@ describe("Claude Code's ${VAR:-default}", () => {
     );
     // An empty default for a secret is no value: the agent fills it in, as ${API_KEY}.
     expect(local?.notes.join('\n')).toContain('env API_KEY is filled in by the agent');
+    // Where the agent has them set, its entry differs: install --replace must keep it.
+    expect(local?.dropped).toEqual([
+      '${NODE_BIN:-node}',
+      '${ROOT:-/srv/data}',
+      '${LOG_LEVEL:-info}',
+    ]);
     expect(remote?.definition).toMatchObject({
       url: 'https://api.example.com/mcp',
       headers: { 'X-Team': 'core' },
