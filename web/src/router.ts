@@ -93,5 +93,8 @@ function onHashChange(notify: () => void): () => void {
  */
 export function useRoute(): Route {
   const hash = useSyncExternalStore(onHashChange, () => window.location.hash);
-  return useMemo(() => parseRoute(hash), [hash]);
+  // The same route while only a page's own parameters change (the Activity filters it
+  // writes as they change): a new route moves focus to the page, away from the search box.
+  const key = JSON.stringify(parseRoute(hash));
+  return useMemo(() => JSON.parse(key) as Route, [key]);
 }

@@ -285,6 +285,34 @@ describe('web UI in Chromium', () => {
     expect(await byCli.textContent()).toContain('coffer CLI');
   });
 
+  it("keeps the Activity page's filters in its address, through a reload", async () => {
+    await page.goto(`${daemon.baseUrl}/#/activity?server=fixture&outcome=ok`);
+    await heading('Activity').waitFor();
+    // The page was open already: the new address reaches it as a hashchange.
+    await expect.poll(() => page.getByLabel('Outcome').inputValue()).toBe('ok');
+    await page.getByLabel('Kind').selectOption('calls');
+    await page.getByLabel('Search').pressSequentially('structured');
+    // Typing kept its focus: the address changing under it is no new page.
+    expect(await page.getByLabel('Search').evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
+    await expect.poll(() => page.url()).toContain('q=structured');
+    expect(page.url()).toContain('kind=calls');
+    await page.reload();
+    await heading('Activity').waitFor();
+    expect(await page.getByLabel('Server').inputValue()).toBe('fixture');
+    expect(await page.getByLabel('Outcome').inputValue()).toBe('ok');
+    expect(await page.getByLabel('Kind').inputValue()).toBe('calls');
+    expect(await page.getByLabel('Search').inputValue()).toBe('structured');
+    await page.locator('tr', { hasText: 'structured' }).first().waitFor();
+    // Another server keeps the other filters; a link away is followed, not written over.
+    await page.getByLabel('Server').selectOption('');
+    await expect.poll(() => page.url()).toMatch(/#\/activity\?outcome=ok&kind=calls&q=structured$/);
+    await page.goto(`${daemon.baseUrl}/#/servers/fixture`);
+    await heading(/^fixture/).waitFor();
+    expect(page.url()).toMatch(/#\/servers\/fixture$/);
+  });
+
   it('edits a server: a secret goes to the keychain and the upstream, never back to the page', async () => {
     const secret = 'sk-ui-e2e-not-for-pages';
     await page.goto(`${daemon.baseUrl}/#/servers/fixture/edit`);

@@ -1,4 +1,5 @@
-import { href, navigate } from '../router.js';
+import { navigate } from '../router.js';
+import { activityHash } from './activity-address.js';
 
 export interface Filters {
   readonly outcome: '' | 'ok' | 'error';
@@ -15,7 +16,7 @@ const SINCE = [
   ['7d', 'Last 7 days'],
 ] as const;
 
-/** The filters of the Activity page; the server filter lives in the address (shareable). */
+/** The filters of the Activity page; all of them live in its address (activity-address.ts). */
 export function ActivityFilters(props: {
   readonly server: string | undefined;
   readonly servers: readonly string[];
@@ -30,7 +31,7 @@ export function ActivityFilters(props: {
         <select
           value={server ?? ''}
           onChange={(e) =>
-            navigate(href.activity(e.target.value === '' ? undefined : e.target.value))
+            navigate(activityHash(e.target.value === '' ? undefined : e.target.value, filters))
           }
         >
           <option value="">All servers</option>

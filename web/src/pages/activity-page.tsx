@@ -3,7 +3,9 @@ import { api, errorText } from '../api/client.js';
 import type { ActivityEntry, ActivityPage as Page, Server } from '../api/types.js';
 import { Loading, Notice } from '../components/notice.js';
 import { useDaemonEvents } from '../live/events.js';
+import { parseRoute } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { activityHash, filtersFromHash } from './activity-address.js';
 import { ActivityFilters, type Filters } from './activity-filters.js';
 import { ActivityTable, type Row } from './activity-table.js';
 
@@ -40,12 +42,7 @@ const rowsOf = (entries: readonly ActivityEntry[]): Row[] =>
 
 /** What agents called and what was changed, newest first, arriving live. */
 export function ActivityPage({ server }: { server?: string }) {
-  const [filters, setFilters] = useState<Filters>({
-    outcome: '',
-    since: '',
-    kind: 'all',
-    text: '',
-  });
+  const [filters, setFilters] = useState<Filters>(() => filtersFromHash(window.location.hash));
   const [rows, setRows] = useState<Row[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<unknown>();
@@ -71,6 +68,28 @@ export function ActivityPage({ server }: { server?: string }) {
 
   // Reloads exactly when a filter the API applies changes; the others filter what is loaded.
   useEffect(() => void load(), [server, filters.outcome, filters.since]);
+
+  // A link or the user's edit of the address changes them too (replaceState below fires
+  // no hashchange, so this never echoes the page's own writes). Read from the event: the
+  // route's own listener may have re-rendered, and rewritten the address, before this one.
+  useEffect(() => {
+    const follow = (event: HashChangeEvent) => {
+      const hash = new URL(event.newURL).hash;
+      if (parseRoute(hash).page === 'activity') setFilters(filtersFromHash(hash));
+    };
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+
+  // Replaced, not pushed: the history gets no entry per keystroke in the search box.
+  // The server is the address's own: a link to another page or server may have changed
+  // it before this page heard, and must not be written over.
+  useEffect(() => {
+    const route = parseRoute(window.location.hash);
+    if (route.page !== 'activity') return;
+    const hash = activityHash(route.server, filters);
+    if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+  }, [server, filters]);
 
   useDaemonEvents((event) => {
     if (event.type === 'ready') void load();
