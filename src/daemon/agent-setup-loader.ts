@@ -1,5 +1,6 @@
 import type { AgentSetup } from '../domain/ports.js';
 import type { SyncAgentSetup } from '../agents/index.js';
+import { defaultBinaryPath } from '../discovery/package-info.js';
 import { CofferError } from '../domain/errors.js';
 
 /**
@@ -18,6 +19,19 @@ export function lazyAgentSetup(load: () => Promise<SyncAgentSetup>): AgentSetup 
     planImport: async (...args) => (await setup()).planImport(...args),
     recordImports: async (...args) => (await setup()).recordImports(...args),
   };
+}
+
+/** The daemon's agent setup: for the user's home and agents, shims that reach this port. */
+export function daemonAgentSetup(cofferHome: string, ownPort: number): AgentSetup {
+  return lazyAgentSetup(async () => {
+    const agents = await import('../agents/index.js');
+    return agents.createAgentSetup({
+      cofferHome,
+      context: agents.agentContextFrom(process.env),
+      launch: agents.shimLaunch(process.env, defaultBinaryPath()),
+      ownPort,
+    });
+  });
 }
 
 /**

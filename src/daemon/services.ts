@@ -8,7 +8,7 @@ import {
   oauthCredentialStoreOn,
   secretStoreOn,
 } from '../credentials/index.js';
-import { defaultBinaryPath, packageVersion } from '../discovery/package-info.js';
+import { packageVersion } from '../discovery/package-info.js';
 import { systemClock, type ActivitySink, type SessionNotifier } from '../domain/ports.js';
 import { AdminCatalog } from '../gateway/admin-catalog.js';
 import { AdminToolSearch } from '../gateway/admin-tool-search.js';
@@ -30,7 +30,7 @@ import { createSearchPath } from '../upstream/login-shell-path.js';
 import { sweepOrphans } from '../upstream/orphan-sweep.js';
 import { findCommand, isDirectory, isFile } from '../config/command-lookup.js';
 import { SdkUpstreamConnector } from '../upstream/upstream-connector.js';
-import { lazyAgentSetup } from './agent-setup-loader.js';
+import { daemonAgentSetup } from './agent-setup-loader.js';
 import { tokensEqual } from './access-guard.js';
 import { trackProcesses } from './process-records.js';
 import { RegistrySnapshot } from './registry-snapshot.js';
@@ -49,6 +49,7 @@ import { ConfigSnapshot } from './config-snapshot.js';
 import { pinSnapshotOf, pinsFollow } from './pin-snapshot.js';
 import { openStore, restoreSnapshot } from './store-recovery.js';
 import { codeStampOf } from './code-stamp.js';
+import { daemonStatus } from './daemon-status.js';
 
 /**
  * The composition root: store → upstream connector → gateway → API. The only place
@@ -254,15 +255,7 @@ export const createServices: CreateServices = async ({
       gateway.serversChanged();
     },
   };
-  const agentSetup = lazyAgentSetup(async () => {
-    const agents = await import('../agents/index.js');
-    return agents.createAgentSetup({
-      cofferHome: paths.home,
-      context: agents.agentContextFrom(process.env),
-      launch: agents.shimLaunch(process.env, defaultBinaryPath()),
-      ownPort: port,
-    });
-  });
+  const agentSetup = daemonAgentSetup(paths.home, port);
   const api = createApiApp({
     ...repositories,
     ownPort: port,
@@ -330,19 +323,12 @@ export const createServices: CreateServices = async ({
     }),
     handleOAuthCallback: handleOAuthCallback(oauth.signIn, logger),
     api,
-    status: () => ({
-      sessions: gateway.size,
-      // Coffer updated or rebuilt under this daemon: `coffer status` says to restart it.
-      code_replaced: code.replaced(),
-      // null: results are never cut (COFFER_RESULT_BUDGET_TOKENS=off).
-      result_budget_tokens: settings.resultBudgetTokens ?? null,
-      result_ttl_ms: settings.resultTtlMs,
-      block_credentials: settings.blockCredentials,
-      servers: registry.latest().map((server) => ({
-        name: server.name,
-        enabled: server.enabled,
-        state: states.status(server.name).state,
-      })),
+    status: daemonStatus({
+      settings,
+      registry,
+      states,
+      sessions: () => gateway.size,
+      codeReplaced: () => code.replaced(),
     }),
     close: async () => {
       closing = true;
