@@ -25,7 +25,8 @@ export const REQUEST_WINDOW_BYTES = 16 * 1024 * 1024;
  * for ever, and 16 MiB of them is not a client's doing but a flood.
  */
 export class ConnectionFlow {
-  private readonly unanswered = new Map<string, number>();
+  /** By id: a Map keeps 1 and "1" apart, as JSON-RPC does. */
+  private readonly unanswered = new Map<string | number, number>();
   private bytes = 0;
 
   constructor(
@@ -38,19 +39,17 @@ export class ConnectionFlow {
 
   /** A request of `bytes` went to the session (a batch's line shared among its requests). */
   requested(id: string | number, bytes: number): void {
-    const key = keyOf(id);
-    if (this.unanswered.has(key)) return;
-    this.unanswered.set(key, bytes);
+    if (this.unanswered.has(id)) return;
+    this.unanswered.set(id, bytes);
     this.bytes += bytes;
     this.update();
   }
 
   /** The request `id` was answered, or cancelled by the client. */
   settled(id: string | number): void {
-    const key = keyOf(id);
-    const bytes = this.unanswered.get(key);
+    const bytes = this.unanswered.get(id);
     if (bytes === undefined) return;
-    this.unanswered.delete(key);
+    this.unanswered.delete(id);
     this.bytes -= bytes;
     this.update();
   }
@@ -62,9 +61,4 @@ export class ConnectionFlow {
     if (hold) this.socket.pause();
     else this.socket.resume();
   }
-}
-
-/** 1 and "1" are different ids. */
-function keyOf(id: string | number): string {
-  return `${typeof id}:${String(id)}`;
 }
